@@ -1,0 +1,62 @@
+// The new-payment path (seed section 4, step 5): charge a card, credit the top-up, deduct the price.
+import { createHash } from 'node:crypto';
+import { MESSAGES } from '../protocol/constants.ts';
+import { deriveClientId } from '../protocol/identity.ts';
+import { unitsToCents } from '../protocol/units.ts';
+import { PaymentError } from '../processor/processor.ts';
+import type { GateContext, GatedRoute } from './context.ts';
+import type { GateDecision } from './decision.ts';
+import { processorCall, storeCall } from './failures.ts';
+import { paymentError, serve } from './responses.ts';
+import { deductPrice } from './spend.ts';
+
+/** Idempotency key of a charge: the same top-up retried before it is credited gets the same key. */
+function chargeKey(clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
+  const material = [clientId, topUps, paymentMethodId, route.key, topUp, route.currency].join('\n');
+  return `credit402-topup-${createHash('sha256').update(material).digest('hex')}`;
+}
+
+/** Runs steps 5.1 to 5.13 for a payload carrying a payment method. */
+export async function payByCard(
+  ctx: GateContext,
+  route: GatedRoute,
+  paymentMethodId: string,
+  requestedTopUp: number | undefined,
+): Promise<GateDecision> {
+  const topUp = requestedTopUp ?? route.minTopUp;
+  if (topUp < route.minTopUp) {
+    return paymentError('top_up_below_minimum', `Top-up amount ${topUp} units is below the minimum top-up of ${route.minTopUp} units`);
+  }
+  if (topUp > route.maxTopUp) {
+    return paymentError('invalid_payment', `Invalid payment header: topUpAmount must not exceed ${route.maxTopUp} units`);
+  }
+  const { store, processor, report } = ctx;
+  const fingerprint = await processorCall(report, 'getCardFingerprint', () => processor.getCardFingerprint(paymentMethodId));
+  const clientId = deriveClientId(fingerprint, ctx.serverSecret);
+
+  const existing = await deductPrice(ctx, route, clientId);
+  if (existing !== null) return serve(route.key, { success: true, creditsRemaining: existing, clientId });
+
+  const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
+  const amountCents = unitsToCents(topUp);
+  const customerId = await processorCall(report, 'findOrCreateCustomer', () => processor.findOrCreateCustomer(clientId, paymentMethodId));
+  const charge = await processorCall(report, 'charge', () =>
+    processor.charge({
+      amountCents,
+      currency: route.currency,
+      paymentMethodId,
+      customerId,
+      description: `${ctx.serviceName} top-up for ${route.description ?? route.path}`,
+      idempotencyKey: chargeKey(clientId, client?.topUps ?? 0, paymentMethodId, route, topUp),
+      metadata: { credit402_client_id: clientId, credit402_top_up_units: String(topUp) },
+    }),
+  );
+  if (charge.status !== 'succeeded') throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED);
+
+  await storeCall(report, 'creditTopUp', MESSAGES.CREDIT_PENDING, () =>
+    store.creditTopUp({ clientId, amount: topUp, paymentIntentId: charge.id }),
+  );
+  const balance = await deductPrice(ctx, route, clientId, MESSAGES.CREDITED_NOT_SERVED);
+  if (balance === null) return route.challenges.insufficient;
+  return serve(route.key, { success: true, chargeId: charge.id, creditsRemaining: balance, clientId });
+}

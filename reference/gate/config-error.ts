@@ -1,0 +1,30 @@
+// Coded configuration error raised at construction time.
+
+/** Codes of configuration errors; each names the option at fault. */
+export type ConfigErrorCode =
+  | 'ERR_ROUTES'
+  | 'ERR_ROUTE_KEY'
+  | 'ERR_ROUTE_AMOUNT'
+  | 'ERR_ROUTE_CURRENCY'
+  | 'ERR_ROUTE_MIN_TOP_UP'
+  | 'ERR_ROUTE_MAX_TOP_UP'
+  | 'ERR_ROUTE_DESCRIPTION'
+  | 'ERR_STRIPE_SECRET_KEY'
+  | 'ERR_PUBLISHABLE_KEY'
+  | 'ERR_KEY_MODE_MISMATCH'
+  | 'ERR_SERVER_SECRET'
+  | 'ERR_SERVICE_NAME'
+  | 'ERR_CUSTOMER_METADATA_KEY'
+  | 'ERR_STORE'
+  | 'ERR_PROCESSOR'
+  | 'ERR_SERVER_CONFIG';
+
+/** Thrown when credit402 is configured wrongly; `code` says which rule was broken. */
+export class Credit402ConfigError extends Error {
+  readonly code: ConfigErrorCode;
+  constructor(code: ConfigErrorCode, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'Credit402ConfigError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,19 @@
+// The resolved configuration one gate instance works with, shared by its processing paths.
+import type { Processor } from '../processor/processor.ts';
+import type { Store } from '../stores/store.ts';
+import type { ErrorReporter } from './failures.ts';
+import type { RouteChallenges } from './responses.ts';
+import type { ResolvedRoute } from './routes.ts';
+
+/** A gated route with its prebuilt challenges. */
+export interface GatedRoute extends ResolvedRoute {
+  challenges: RouteChallenges;
+}
+
+export interface GateContext {
+  store: Store;
+  processor: Processor;
+  serverSecret: string;
+  serviceName: string;
+  report: ErrorReporter;
+}

@@ -1,0 +1,36 @@
+// What the gate decides for one request; adapters only apply it.
+import type { PaymentResponse } from '../protocol/types.ts';
+
+/** The request as the gate needs it: adapters copy these three values and nothing else. */
+export interface GateRequest {
+  /** Request method as received (HTTP methods are case-sensitive). */
+  method: string;
+  /** Request target as received (path plus optional query string). */
+  url: string;
+  /** Raw value(s) of the `payment` header, when present. */
+  paymentHeader: string | readonly string[] | undefined;
+}
+
+/** The route is not gated: call the handler and add nothing. */
+export interface PassDecision {
+  action: 'pass';
+}
+
+/** The request is paid: add `headers` to the response and call the handler. */
+export interface ServeDecision {
+  action: 'serve';
+  headers: Record<string, string>;
+  payment: PaymentResponse;
+  routeKey: string;
+}
+
+/** Answer now, without calling the handler. */
+export interface RespondDecision {
+  action: 'respond';
+  status: number;
+  headers: Record<string, string>;
+  /** JSON body. */
+  body: unknown;
+}
+
+export type GateDecision = PassDecision | ServeDecision | RespondDecision;

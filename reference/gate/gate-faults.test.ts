@@ -1,0 +1,84 @@
+// Integration tests of outages: store and processor failures, over real sockets against the Stripe emulator.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EmulatorControl } from '../../harness/emulator/control-client.ts';
+import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { loadServerConfig } from '../server/server-config.ts';
+import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
+import { FlakyStore } from '../testing/flaky-store.ts';
+import { paidFetch } from '../testing/paid-fetch.ts';
+import { createCardPaymentMethod } from '../testing/test-cards.ts';
+
+const WEATHER = 'GET /api/weather';
+
+describe('gate under store and processor failures', () => {
+  let emulator: RunningEmulator;
+  let control: EmulatorControl;
+  let server: RunningServer;
+  const store = new FlakyStore();
+  const charges = async () => control.journal({ method: 'POST', path: '/v1/payment_intents' });
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    control = new EmulatorControl(emulator.controlUrl);
+    const config = loadServerConfig({ overrides: { port: 0, stripeApi: emulator.url, stripeTimeoutMs: 500 } });
+    server = await startReferenceServer(config, { store });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await emulator?.close();
+  });
+  beforeEach(async () => {
+    await control.clearJournal();
+    await control.clearFaults();
+  });
+
+  it('fails closed with 503 when the store is down on the credits path', async () => {
+    store.failNext('deductBalance');
+    const response = await paidFetch(server.url, WEATHER, { clientId: 'a'.repeat(64) });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(response.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'service_unavailable' });
+    expect(await control.journal()).toEqual([]);
+  });
+
+  it('fails closed before any charge when the store is down on the payment path', async () => {
+    const card = await createCardPaymentMethod(emulator.url);
+    store.failNext('deductBalance');
+    const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    expect(response.status).toBe(503);
+    expect(await charges()).toEqual([]);
+  });
+
+  it.each(['error500', 'timeout', 'reset'] as const)('answers payment_failed on a processor %s and credits nothing', async (kind) => {
+    const card = await createCardPaymentMethod(emulator.url);
+    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 1, delayMs: 2_000 });
+    const failed = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    expect(failed.status).toBe(402);
+    expect(failed.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'payment_failed' });
+    const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
+  });
+
+  it('credits a charge exactly once when the store fails after the charge and the client retries', async () => {
+    const card = await createCardPaymentMethod(emulator.url);
+    store.failNext('creditTopUp');
+    const pending = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    expect(pending.status).toBe(503);
+    expect(pending.body).toMatchObject({ errorCode: 'service_unavailable' });
+    const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const paid = retried.paymentResponse as { chargeId: string; creditsRemaining: number };
+    expect(paid.creditsRemaining).toBe(49_500);
+    const attempts = await charges();
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]?.replayed).toBe(true);
+    expect(attempts[1]?.idempotencyKey).toBe(attempts[0]?.idempotencyKey);
+    expect((attempts[0]?.response as { id: string }).id).toBe(paid.chargeId);
+  });
+
+  it('still serves a paid request when the transaction log fails', async () => {
+    const card = await createCardPaymentMethod(emulator.url);
+    store.failNext('recordTransaction', 5);
+    const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    expect(response.status).toBe(200);
+  });
+});

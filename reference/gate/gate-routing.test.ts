@@ -1,0 +1,59 @@
+// Unit tests of the gate's routing and challenge decisions (no processor call can happen on these paths).
+import { describe, expect, it } from 'vitest';
+import type { Processor } from '../processor/processor.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { createGate } from './gate.ts';
+
+const unreachable = (): never => {
+  throw new Error('the processor must not be called on this path');
+};
+const processor: Processor = { getCardFingerprint: unreachable, findOrCreateCustomer: unreachable, charge: unreachable };
+
+const gate = createGate({
+  stripePublishableKey: 'pk_test_x',
+  serverSecret: 'x'.repeat(32),
+  store: new MemoryStore(),
+  processor,
+  routes: { 'GET /api/weather': { amount: 500 }, 'HEAD /api/head-only': { amount: 5 } },
+});
+
+const actionOf = async (method: string, url: string) => (await gate.handle({ method, url, paymentHeader: undefined })).action;
+
+describe('gate routing', () => {
+  it.each([
+    ['GET', '/api/weather'],
+    ['GET', '/api/weather?city=Oslo'],
+    ['GET', '/api/weather#frag'],
+    ['GET', 'http://example.test/api/weather?x=1'],
+    ['HEAD', '/api/weather'],
+    ['HEAD', '/api/head-only'],
+  ])('gates %s %s', async (method, url) => {
+    expect(await actionOf(method, url)).toBe('respond');
+  });
+
+  it.each([
+    ['POST', '/api/weather'],
+    ['get', '/api/weather'],
+    ['GET', '/api/weather/'],
+    ['GET', '/API/weather'],
+    ['GET', '/api/%77eather'],
+    ['GET', '//api/weather'],
+    ['GET', '/api/./weather'],
+    ['GET', 'http://example.test/api/../api/weather'],
+    ['GET', '/api/head-only'],
+  ])('passes %s %s untouched', async (method, url) => {
+    expect(await actionOf(method, url)).toBe('pass');
+  });
+
+  it('answers a payload without clientId or paymentMethodId with the plain challenge', async () => {
+    const decision = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: Buffer.from('{}').toString('base64') });
+    expect(decision).toMatchObject({ action: 'respond', status: 402 });
+    expect(decision.action === 'respond' && decision.body).not.toHaveProperty('error');
+  });
+
+  it('treats duplicated payment headers as malformed', async () => {
+    const one = Buffer.from('{}').toString('base64');
+    const decision = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: [one, one] });
+    expect(decision).toMatchObject({ action: 'respond', status: 402, body: { errorCode: 'invalid_payment', error: 'Malformed payment header' } });
+  });
+});

@@ -1,0 +1,57 @@
+// Unit tests for route validation and defaults.
+import { describe, expect, it } from 'vitest';
+import { Credit402ConfigError } from './config-error.ts';
+import { resolveRoutes } from './routes.ts';
+
+function codeOf(routes: unknown): string | undefined {
+  try {
+    resolveRoutes(routes);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(Credit402ConfigError);
+    return (error as Credit402ConfigError).code;
+  }
+}
+
+describe('resolveRoutes', () => {
+  it('applies the defaults usd, 50000 and the largest charge', () => {
+    const route = resolveRoutes({ 'GET /a': { amount: 500 } }).get('GET /a');
+    expect(route).toEqual({ key: 'GET /a', path: '/a', amount: 500, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
+  });
+
+  it('normalises the currency to lowercase and keeps the description', () => {
+    const route = resolveRoutes({ 'POST /t': { amount: 2500, currency: 'EUR', minTopUp: 100_000, description: 'T' } }).get('POST /t');
+    expect(route).toMatchObject({ currency: 'eur', minTopUp: 100_000, description: 'T' });
+  });
+
+  it.each([
+    ['ERR_ROUTES', {}],
+    ['ERR_ROUTES', []],
+    ['ERR_ROUTES', null],
+    ['ERR_ROUTE_KEY', { '/a': { amount: 1 } }],
+    ['ERR_ROUTE_KEY', { 'get /a': { amount: 1 } }],
+    ['ERR_ROUTE_KEY', { 'GET  /a': { amount: 1 } }],
+    ['ERR_ROUTE_KEY', { 'GET /a?x=1': { amount: 1 } }],
+    ['ERR_ROUTE_KEY', { 'GET a': { amount: 1 } }],
+    ['ERR_ROUTE_AMOUNT', { 'GET /a': { amount: -1 } }],
+    ['ERR_ROUTE_AMOUNT', { 'GET /a': { amount: 1.5 } }],
+    ['ERR_ROUTE_AMOUNT', { 'GET /a': { amount: '5' } }],
+    ['ERR_ROUTE_AMOUNT', { 'GET /a': { amount: 2 ** 53 } }],
+    ['ERR_ROUTE_CURRENCY', { 'GET /a': { amount: 1, currency: 'dollars' } }],
+    ['ERR_ROUTE_CURRENCY', { 'GET /a': { amount: 1, currency: 'jpy' } }],
+    ['ERR_ROUTE_CURRENCY', { 'GET /a': { amount: 1, currency: 'xyz' } }],
+    ['ERR_ROUTE_MIN_TOP_UP', { 'GET /a': { amount: 60_000 } }],
+    ['ERR_ROUTE_MIN_TOP_UP', { 'GET /a': { amount: 1, minTopUp: 4_900 } }],
+    ['ERR_ROUTE_MIN_TOP_UP', { 'GET /a': { amount: 1, currency: 'gbp', minTopUp: 2_900 } }],
+    ['ERR_ROUTE_MIN_TOP_UP', { 'GET /a': { amount: 0, minTopUp: 0 } }],
+    ['ERR_ROUTE_MAX_TOP_UP', { 'GET /a': { amount: 1, maxTopUp: 10_000 } }],
+    ['ERR_ROUTE_MAX_TOP_UP', { 'GET /a': { amount: 1, maxTopUp: 10_000_000_000 } }],
+    ['ERR_ROUTE_DESCRIPTION', { 'GET /a': { amount: 1, description: '' } }],
+  ])('rejects with %s: %j', (code, routes) => {
+    expect(codeOf(routes)).toBe(code);
+  });
+
+  it('accepts the smallest charge exactly (gbp 30 pence: 2901 units round up to 30)', () => {
+    expect(codeOf({ 'GET /a': { amount: 1, currency: 'gbp', minTopUp: 2_901 } })).toBeUndefined();
+  });
+});

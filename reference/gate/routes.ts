@@ -1,0 +1,76 @@
+// Validation of the route map into resolved routes with their defaults applied.
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_MAX_TOP_UP,
+  DEFAULT_MIN_TOP_UP,
+} from '../protocol/constants.ts';
+import { isSupportedCurrency, minimumChargeCents } from '../protocol/currencies.ts';
+import type { RouteConfig } from '../protocol/types.ts';
+import { unitsToCents } from '../protocol/units.ts';
+import { Credit402ConfigError } from './config-error.ts';
+
+/** A gated route with every default applied. */
+export interface ResolvedRoute {
+  key: string;
+  path: string;
+  amount: number;
+  currency: string;
+  minTopUp: number;
+  maxTopUp: number;
+  description?: string;
+}
+
+/** An uppercase method, one space, a path of visible ASCII without `?` or `#`. */
+const ROUTE_KEY = /^([A-Z][A-Z0-9_-]*) (\/[!"$-><@-~]*)$/;
+
+function isNonNegativeSafeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function resolveRoute(key: string, config: RouteConfig): ResolvedRoute {
+  const match = ROUTE_KEY.exec(key);
+  if (!match) {
+    throw new Credit402ConfigError('ERR_ROUTE_KEY', `route key "${key}" must be "<METHOD> <path>": an uppercase method, one space, a path starting with / and without query or fragment`);
+  }
+  if (typeof config !== 'object' || config === null) {
+    throw new Credit402ConfigError('ERR_ROUTES', `route "${key}" must be an object with at least an amount`);
+  }
+  const { amount } = config;
+  const description = config.description ?? undefined;
+  if (!isNonNegativeSafeInteger(amount)) {
+    throw new Credit402ConfigError('ERR_ROUTE_AMOUNT', `route "${key}": amount must be a non-negative safe integer number of units, got ${String(amount)}`);
+  }
+  const rawCurrency = config.currency ?? DEFAULT_CURRENCY;
+  const currency = typeof rawCurrency === 'string' ? rawCurrency.toLowerCase() : '';
+  if (!/^[a-z]{3}$/.test(currency) || !isSupportedCurrency(currency)) {
+    throw new Credit402ConfigError('ERR_ROUTE_CURRENCY', `route "${key}": currency must be the 3-letter code of a supported two-decimal currency (see spec/currencies.json), got ${String(rawCurrency)}`);
+  }
+  const minTopUp = config.minTopUp ?? DEFAULT_MIN_TOP_UP;
+  const smallest = minimumChargeCents(currency);
+  if (!isNonNegativeSafeInteger(minTopUp) || minTopUp === 0 || minTopUp < amount || unitsToCents(minTopUp) < smallest) {
+    throw new Credit402ConfigError('ERR_ROUTE_MIN_TOP_UP', `route "${key}": minTopUp must be a positive safe integer, at least the amount (${amount}) and at least the processor's smallest ${currency} charge (${smallest} minor units = ${smallest * 100} units), got ${String(minTopUp)}`);
+  }
+  const maxTopUp = config.maxTopUp ?? DEFAULT_MAX_TOP_UP;
+  if (!isNonNegativeSafeInteger(maxTopUp) || maxTopUp < minTopUp || maxTopUp > DEFAULT_MAX_TOP_UP) {
+    throw new Credit402ConfigError('ERR_ROUTE_MAX_TOP_UP', `route "${key}": maxTopUp must be a safe integer between minTopUp (${minTopUp}) and ${DEFAULT_MAX_TOP_UP}, got ${String(maxTopUp)}`);
+  }
+  if (description !== undefined && (typeof description !== 'string' || description.length === 0)) {
+    throw new Credit402ConfigError('ERR_ROUTE_DESCRIPTION', `route "${key}": description must be a non-empty string when given`);
+  }
+  const route: ResolvedRoute = { key, path: match[2] as string, amount, currency, minTopUp, maxTopUp };
+  if (description !== undefined) route.description = description;
+  return route;
+}
+
+/** Validates the route map; throws a Credit402ConfigError naming the first broken rule. */
+export function resolveRoutes(routes: unknown): Map<string, ResolvedRoute> {
+  if (typeof routes !== 'object' || routes === null || Array.isArray(routes)) {
+    throw new Credit402ConfigError('ERR_ROUTES', 'routes must be an object mapping "<METHOD> <path>" to a route configuration');
+  }
+  const resolved = new Map<string, ResolvedRoute>();
+  for (const [key, config] of Object.entries(routes as Record<string, RouteConfig>)) {
+    resolved.set(key, resolveRoute(key, config));
+  }
+  if (resolved.size === 0) throw new Credit402ConfigError('ERR_ROUTES', 'routes must contain at least one gated route');
+  return resolved;
+}

@@ -1,0 +1,109 @@
+// The Stripe processor: the only module that imports `stripe`; maps Stripe errors to protocol errors.
+import Stripe from 'stripe';
+import { DEFAULT_CUSTOMER_METADATA_KEY, MESSAGES } from '../protocol/constants.ts';
+import { Credit402ConfigError } from '../gate/config-error.ts';
+import { secretKeyMode } from '../gate/keys.ts';
+import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
+
+/** Where the Stripe API is reached; defaults to api.stripe.com over HTTPS. */
+export interface StripeApiBase {
+  host: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+}
+
+/** Options of {@link StripeProcessor}. */
+export interface StripeProcessorOptions {
+  secretKey: string;
+  /** Point the SDK elsewhere (the emulator, stripe-mock). */
+  api?: StripeApiBase;
+  /** Customer metadata key carrying the client id; default `credit402_client_id`. */
+  customerMetadataKey?: string;
+  /** Per-request timeout in milliseconds; default 20000. */
+  timeoutMs?: number;
+  /** SDK network retries (each carries the same idempotency key); default 0. */
+  maxNetworkRetries?: number;
+}
+
+const METADATA_KEY = /^[A-Za-z0-9_]{1,40}$/;
+
+/** Maps whatever the SDK threw to a PaymentError: card errors are `card_declined`, the rest `payment_failed`. */
+export function toPaymentError(error: unknown): PaymentError {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return new PaymentError('card_declined', error.message, { cause: error });
+  }
+  const message = error instanceof Error && error.message ? error.message : MESSAGES.PAYMENT_FAILED;
+  return new PaymentError('payment_failed', message, { cause: error });
+}
+
+async function mapped<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toPaymentError(error);
+  }
+}
+
+/** A {@link Processor} backed by the official Stripe SDK. */
+export class StripeProcessor implements Processor {
+  readonly #stripe: Stripe;
+  readonly #metadataKey: string;
+
+  constructor(options: StripeProcessorOptions) {
+    secretKeyMode(options.secretKey);
+    this.#metadataKey = options.customerMetadataKey ?? DEFAULT_CUSTOMER_METADATA_KEY;
+    if (!METADATA_KEY.test(this.#metadataKey)) {
+      throw new Credit402ConfigError('ERR_CUSTOMER_METADATA_KEY', 'customerMetadataKey must be 1 to 40 letters, digits or underscores');
+    }
+    this.#stripe = new Stripe(options.secretKey, {
+      ...(options.api ?? {}),
+      timeout: options.timeoutMs ?? 20_000,
+      maxNetworkRetries: options.maxNetworkRetries ?? 0,
+      telemetry: false,
+      appInfo: { name: 'credit402' },
+    });
+  }
+
+  async getCardFingerprint(paymentMethodId: string): Promise<string> {
+    const method = await mapped(() => this.#stripe.paymentMethods.retrieve(paymentMethodId));
+    const fingerprint = method.card?.fingerprint;
+    if (!fingerprint) {
+      throw new PaymentError('payment_failed', `Payment method ${paymentMethodId} is not a card with a fingerprint`);
+    }
+    return fingerprint;
+  }
+
+  async findOrCreateCustomer(clientId: string, paymentMethodId: string): Promise<string> {
+    const found = await mapped(() =>
+      this.#stripe.customers.search({ query: `metadata['${this.#metadataKey}']:'${clientId}'`, limit: 1 }),
+    );
+    const existing = found.data[0];
+    if (existing) return existing.id;
+    const created = await mapped(() =>
+      this.#stripe.customers.create(
+        { payment_method: paymentMethodId, metadata: { [this.#metadataKey]: clientId } },
+        { idempotencyKey: `credit402-customer-${clientId}-${paymentMethodId}` },
+      ),
+    );
+    return created.id;
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    const intent = await mapped(() =>
+      this.#stripe.paymentIntents.create(
+        {
+          amount: request.amountCents,
+          currency: request.currency,
+          customer: request.customerId,
+          payment_method: request.paymentMethodId,
+          description: request.description,
+          metadata: request.metadata,
+          confirm: true,
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    return { id: intent.id, status: intent.status };
+  }
+}

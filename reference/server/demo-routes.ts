@@ -1,0 +1,28 @@
+// The reference server's demo handlers: every route answers a small JSON body naming itself.
+import type { PaymentResponse } from '../protocol/types.ts';
+
+/** One demo route: method, path and whether credit402 gates it. */
+export interface DemoRoute {
+  method: string;
+  path: string;
+  key: string;
+  gated: boolean;
+}
+
+/** Lists the gated and free routes of the configuration as demo routes. */
+export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly string[]): DemoRoute[] {
+  const toRoute = (key: string, gated: boolean): DemoRoute => {
+    const space = key.indexOf(' ');
+    return { method: key.slice(0, space), path: key.slice(space + 1), key, gated };
+  };
+  return [...[...gatedKeys].map((key) => toRoute(key, true)), ...freeKeys.map((key) => toRoute(key, false))];
+}
+
+/** The JSON body a demo handler answers with. */
+export function demoBody(route: DemoRoute, payment: PaymentResponse | undefined): Record<string, unknown> {
+  return {
+    route: route.key,
+    gated: route.gated,
+    ...(payment ? { creditsRemaining: payment.creditsRemaining } : {}),
+  };
+}

@@ -1,0 +1,20 @@
+// The reference server on Express: the credit402 middleware in front of the demo routes.
+import express, { type Express } from 'express';
+import { credit402Middleware } from '../adapters/express.ts';
+import type { Gate } from '../gate/gate.ts';
+import type { PaymentResponse } from '../protocol/types.ts';
+import { demoBody, type DemoRoute } from './demo-routes.ts';
+
+/** Builds the Express app (not listening yet). */
+export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[]): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(credit402Middleware(gate));
+  for (const route of routes) {
+    app.all(route.path, (req, res, next) => {
+      if (req.method !== route.method) return next();
+      res.json(demoBody(route, res.locals.credit402 as PaymentResponse | undefined));
+    });
+  }
+  return app;
+}

@@ -1,0 +1,118 @@
+// Reference server configuration: embedded defaults, then a profile, a JSON file, environment and flags.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Credit402ConfigError } from '../gate/config-error.ts';
+import type { RouteConfig } from '../protocol/types.ts';
+
+export type StoreConfig =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'redis'; url?: string; keyPrefix?: string };
+
+/** Everything the reference server needs to start. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  framework: 'fastify' | 'express';
+  routes: Record<string, RouteConfig>;
+  /** Ungated demo routes, `<METHOD> <path>`. */
+  freeRoutes: string[];
+  stripeSecretKey: string;
+  stripePublishableKey: string;
+  serverSecret: string;
+  serviceName?: string;
+  customerMetadataKey?: string;
+  /** `embedded` (in-process emulator), `stripe` (api.stripe.com) or an API base URL such as http://127.0.0.1:12111. */
+  stripeApi: string;
+  stripeTimeoutMs?: number;
+  store: StoreConfig;
+}
+
+const DEFAULTS_PATH = fileURLToPath(new URL('./default-config.json', import.meta.url));
+
+function readJson(path: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `cannot read configuration ${path}: ${(error as Error).message}`);
+  }
+}
+
+function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | undefined {
+  const kind = env.CREDIT402_STORE;
+  if (kind === undefined) return undefined;
+  if (kind === 'memory') return { kind };
+  if (kind === 'sqlite') {
+    const currentPath = (current as { path?: string } | undefined)?.path;
+    return { kind, path: env.CREDIT402_SQLITE_PATH ?? currentPath ?? '.data/credit402.db' };
+  }
+  if (kind === 'redis') {
+    return {
+      kind,
+      ...(env.REDIS_URL ? { url: env.REDIS_URL } : {}),
+      ...(env.CREDIT402_REDIS_PREFIX ? { keyPrefix: env.CREDIT402_REDIS_PREFIX } : {}),
+    };
+  }
+  throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be memory, sqlite or redis, got ${kind}`);
+}
+
+function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (env.PORT) out.port = Number(env.PORT);
+  if (env.HOST) out.host = env.HOST;
+  if (env.CREDIT402_FRAMEWORK) out.framework = env.CREDIT402_FRAMEWORK;
+  if (env.STRIPE_SECRET_KEY) {
+    out.stripeSecretKey = env.STRIPE_SECRET_KEY;
+    out.stripeApi = 'stripe';
+  }
+  if (env.STRIPE_PUBLISHABLE_KEY) out.stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY;
+  if (env.STRIPE_API_BASE) out.stripeApi = env.STRIPE_API_BASE;
+  if (env.CREDIT402_SERVER_SECRET) out.serverSecret = env.CREDIT402_SERVER_SECRET;
+  const store = storeFromEnv(env, base.store);
+  if (store) out.store = store;
+  return out;
+}
+
+function check(config: Record<string, unknown>): ServerConfig {
+  const { port, framework, stripeApi, store, freeRoutes } = config;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `port must be an integer from 0 to 65535, got ${String(port)}`);
+  }
+  if (framework !== 'fastify' && framework !== 'express') {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `framework must be fastify or express, got ${String(framework)}`);
+  }
+  if (typeof stripeApi !== 'string' || !/^(embedded|stripe|https?:\/\/.+)$/.test(stripeApi)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `stripeApi must be "embedded", "stripe" or an http(s) URL, got ${String(stripeApi)}`);
+  }
+  const kind = (store as { kind?: unknown } | undefined)?.kind;
+  if (kind !== 'memory' && kind !== 'sqlite' && kind !== 'redis') {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.kind must be memory, sqlite or redis');
+  }
+  if (!Array.isArray(freeRoutes) || !freeRoutes.every((route) => typeof route === 'string' && / \//.test(route))) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');
+  }
+  return config as unknown as ServerConfig;
+}
+
+/** Sources of the configuration, each overriding the one before. */
+export interface ConfigSources {
+  /** A conformance profile (harness/conformance-profile.json). */
+  profilePath?: string;
+  /** A JSON configuration file. */
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags. */
+  overrides?: Partial<ServerConfig>;
+}
+
+/** Loads and checks the server configuration; the gate validates routes and keys when it is built. */
+export function loadServerConfig(sources: ConfigSources = {}): ServerConfig {
+  let config = readJson(DEFAULTS_PATH);
+  if (sources.profilePath) config = { ...config, ...readJson(sources.profilePath) };
+  if (sources.configPath) config = { ...config, ...readJson(sources.configPath) };
+  config = { ...config, ...fromEnv(sources.env ?? {}, config), ...sources.overrides };
+  delete config.$comment;
+  return check(config);
+}

@@ -1,0 +1,69 @@
+// Cheap input guards shared by the shipped stores; callers pass validated data, these catch bugs.
+import type { TopUpCredit, TransactionRecord } from './store.ts';
+
+/** Throws a TypeError unless `value` is a non-empty string. */
+export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${name} must be a non-empty string, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `value` is a safe integer of at least `min` (0 or 1). */
+export function assertSafeInteger(value: unknown, name: string, min: 0 | 1): asserts value is number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    const kind = min === 0 ? 'non-negative' : 'positive';
+    throw new RangeError(`${name} must be a ${kind} safe integer, got ${describe(value)}`);
+  }
+}
+
+/** Validates a {@link TopUpCredit}. */
+export function assertTopUpCredit(credit: TopUpCredit): void {
+  if (typeof credit !== 'object' || credit === null) throw new TypeError('credit must be an object');
+  assertNonEmptyString(credit.clientId, 'clientId');
+  assertSafeInteger(credit.amount, 'amount', 1);
+  assertNonEmptyString(credit.paymentIntentId, 'paymentIntentId');
+}
+
+/** Validates a {@link TransactionRecord} before it is appended to a log. */
+export function assertTransactionRecord(record: TransactionRecord): void {
+  if (typeof record !== 'object' || record === null) throw new TypeError('record must be an object');
+  assertNonEmptyString(record.id, 'record.id');
+  if (record.type !== 'topup' && record.type !== 'deduction') {
+    throw new TypeError(`record.type must be 'topup' or 'deduction', got ${describe(record.type)}`);
+  }
+  assertNonEmptyString(record.clientId, 'record.clientId');
+  assertSafeInteger(record.amount, 'record.amount', 0);
+  assertNonEmptyString(record.createdAt, 'record.createdAt');
+  if (record.paymentIntentId !== undefined) assertNonEmptyString(record.paymentIntentId, 'record.paymentIntentId');
+  if (record.resource !== undefined) assertNonEmptyString(record.resource, 'record.resource');
+}
+
+/** Throws a RangeError when `balance + amount` would pass Number.MAX_SAFE_INTEGER. */
+export function assertNoOverflow(balance: number, amount: number): void {
+  if (balance > Number.MAX_SAFE_INTEGER - amount) {
+    throw new RangeError(`balance ${balance} + ${amount} would exceed Number.MAX_SAFE_INTEGER`);
+  }
+}
+
+/** Copies a transaction record, keeping only the contract's fields. */
+export function copyTransaction(record: TransactionRecord): TransactionRecord {
+  const copy: TransactionRecord = {
+    id: record.id,
+    type: record.type,
+    clientId: record.clientId,
+    amount: record.amount,
+    createdAt: record.createdAt,
+  };
+  if (record.paymentIntentId !== undefined) copy.paymentIntentId = record.paymentIntentId;
+  if (record.resource !== undefined) copy.resource = record.resource;
+  return copy;
+}
+
+/** The error every shipped store rejects with once closed. */
+export function closedError(store: string): Error {
+  return new Error(`${store} is closed`);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,46 @@
+// Test helper: a store wrapper whose next calls of a chosen method fail, to test outages.
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { Store, TopUpCredit, TransactionRecord } from '../stores/store.ts';
+
+type Method = 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction';
+
+/** Delegates to a MemoryStore; `failNext(method, n)` makes the next n calls of `method` reject. */
+export class FlakyStore implements Store {
+  readonly inner = new MemoryStore();
+  readonly #failures = new Map<Method, number>();
+
+  failNext(method: Method, count = 1): void {
+    this.#failures.set(method, count);
+  }
+
+  async #call<T>(method: Method, run: () => Promise<T>): Promise<T> {
+    const left = this.#failures.get(method) ?? 0;
+    if (left > 0) {
+      this.#failures.set(method, left - 1);
+      throw new Error(`injected ${method} failure`);
+    }
+    return run();
+  }
+
+  deductBalance(clientId: string, amount: number) {
+    return this.#call('deductBalance', () => this.inner.deductBalance(clientId, amount));
+  }
+  addBalance(clientId: string, amount: number) {
+    return this.#call('addBalance', () => this.inner.addBalance(clientId, amount));
+  }
+  ensureClient(clientId: string) {
+    return this.#call('ensureClient', () => this.inner.ensureClient(clientId));
+  }
+  getClient(clientId: string) {
+    return this.#call('getClient', () => this.inner.getClient(clientId));
+  }
+  creditTopUp(credit: TopUpCredit) {
+    return this.#call('creditTopUp', () => this.inner.creditTopUp(credit));
+  }
+  recordTransaction(record: TransactionRecord) {
+    return this.#call('recordTransaction', async () => this.inner.recordTransaction?.(record));
+  }
+  close() {
+    return this.inner.close();
+  }
+}
