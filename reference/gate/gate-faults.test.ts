@@ -51,10 +51,12 @@ describe('gate under store and processor failures', () => {
 
   it.each(['error500', 'timeout', 'reset'] as const)('answers payment_failed on a processor %s and credits nothing', async (kind) => {
     const card = await createCardPaymentMethod(emulator.url);
-    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 1, delayMs: 2_000 });
+    // The SDK retries a dropped connection once even with maxNetworkRetries 0, so two faults make one failure.
+    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 2, delayMs: 2_000, match: { payment_method: card } });
     const failed = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
     expect(failed.status).toBe(402);
     expect(failed.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'payment_failed' });
+    await control.clearFaults();
     const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
   });

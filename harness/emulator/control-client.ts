@@ -1,0 +1,109 @@
+// Typed client of the emulator's control API (/_emulator), over fetch.
+import type {
+  ActiveFault,
+  DeliveryAttempt,
+  DisputeResult,
+  EventRecord,
+  FaultSpec,
+  JournalEntry,
+  JournalFilter,
+  RefundResult,
+  WebhookEndpointInfo,
+} from './control-types.ts';
+
+/** Drives one emulator through its control URL (`RunningEmulator.controlUrl`). */
+export class EmulatorControl {
+  readonly #base: string;
+
+  constructor(controlUrl: string) {
+    this.#base = controlUrl.replace(/\/$/, '');
+  }
+
+  async #call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.#base}${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    const parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+    if (!response.ok) {
+      const message = (parsed as { error?: { message?: string } } | undefined)?.error?.message ?? text;
+      throw new Error(`emulator control ${method} ${path} failed with ${response.status}: ${message}`);
+    }
+    return parsed as T;
+  }
+
+  /** API requests in order; filter by path prefix, method, or sequence numbers after `since`. */
+  journal(filter: JournalFilter = {}): Promise<JournalEntry[]> {
+    const query = new URLSearchParams();
+    if (filter.path !== undefined) query.set('path', filter.path);
+    if (filter.method !== undefined) query.set('method', filter.method);
+    if (filter.since !== undefined) query.set('since', String(filter.since));
+    const search = query.size > 0 ? `?${query}` : '';
+    return this.#call('GET', `/journal${search}`);
+  }
+
+  async clearJournal(): Promise<void> {
+    await this.#call('DELETE', '/journal');
+  }
+
+  /** Makes the next `count` (default 1) matching API requests fail. */
+  injectFault(spec: FaultSpec): Promise<ActiveFault> {
+    return this.#call('POST', '/faults', spec);
+  }
+
+  /** Faults not yet used up. */
+  faults(): Promise<ActiveFault[]> {
+    return this.#call('GET', '/faults');
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.#call('DELETE', '/faults');
+  }
+
+  /** Customers stay invisible to search for `ms` after creation. */
+  async setSearchLag(ms: number): Promise<void> {
+    await this.#call('POST', '/search-lag', { ms });
+  }
+
+  /** Forgets all objects, journal, faults, idempotency keys, webhooks and events. */
+  async reset(): Promise<void> {
+    await this.#call('POST', '/reset');
+  }
+
+  /** Registers a webhook endpoint; events are signed with `secret`. */
+  registerWebhook(url: string, secret: string): Promise<WebhookEndpointInfo> {
+    return this.#call('POST', '/webhooks', { url, secret });
+  }
+
+  /** Sends an event again to every endpoint; resolves with the new delivery attempts. */
+  redeliver(eventId: string): Promise<DeliveryAttempt[]> {
+    return this.#call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`);
+  }
+
+  /** Refunds a succeeded PaymentIntent (all that is left by default); emits `charge.refunded`. */
+  refund(paymentIntentId: string, amount?: number): Promise<RefundResult> {
+    return this.#call('POST', `/payment_intents/${encodeURIComponent(paymentIntentId)}/refund`, amount === undefined ? {} : { amount });
+  }
+
+  /** Disputes a succeeded PaymentIntent's charge; emits `charge.dispute.created`. */
+  dispute(paymentIntentId: string): Promise<DisputeResult> {
+    return this.#call('POST', `/payment_intents/${encodeURIComponent(paymentIntentId)}/dispute`, {});
+  }
+
+  /** Events, oldest first, with their delivery attempts. */
+  events(): Promise<EventRecord[]> {
+    return this.#call('GET', '/events');
+  }
+
+  /** Polls `events()` until one satisfies `predicate`; rejects after `timeoutMs` (default 5000). */
+  async waitForEvent(predicate: (record: EventRecord) => boolean, timeoutMs = 5_000): Promise<EventRecord> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await this.events()).find(predicate);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching emulator event within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

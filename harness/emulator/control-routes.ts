@@ -1,0 +1,128 @@
+// The control API under /_emulator: journal, faults, search lag, reset, webhooks, events, refunds and disputes.
+import { ControlError } from './errors.ts';
+import { parseFaultSpec } from './faults.ts';
+import { readBody, sendJson } from './http-io.ts';
+import { disputePaymentIntent, refundPaymentIntent } from './refunds-disputes.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorState } from './context.ts';
+
+type Body = Record<string, unknown>;
+interface ControlRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: RegExp;
+  handle: (state: EmulatorState, body: Body, match: string[], query: URLSearchParams) => unknown | Promise<unknown>;
+}
+
+const ok = { ok: true };
+
+function jsonBody(raw: string): Body {
+  if (raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ControlError(400, 'body must be JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ControlError(400, 'body must be a JSON object');
+  return parsed as Body;
+}
+
+function sinceParam(query: URLSearchParams): number | undefined {
+  const since = query.get('since');
+  if (since === null) return undefined;
+  if (!/^\d+$/.test(since)) throw new ControlError(400, 'since must be a sequence number');
+  return Number(since);
+}
+
+const ROUTES: readonly ControlRoute[] = [
+  { method: 'GET', path: /^$/, handle: () => ok },
+  {
+    method: 'GET',
+    path: /^\/journal$/,
+    handle: (state, _body, _match, query) => {
+      const since = sinceParam(query);
+      return state.journal.list({
+        ...(query.get('path') !== null ? { path: query.get('path') as string } : {}),
+        ...(query.get('method') !== null ? { method: query.get('method') as string } : {}),
+        ...(since !== undefined ? { since } : {}),
+      });
+    },
+  },
+  { method: 'DELETE', path: /^\/journal$/, handle: (state) => (state.journal.clear(), ok) },
+  { method: 'GET', path: /^\/faults$/, handle: (state) => state.faults.list() },
+  {
+    method: 'POST',
+    path: /^\/faults$/,
+    handle: (state, body) => {
+      const fault = parseFaultSpec(body);
+      if (typeof fault === 'string') throw new ControlError(400, fault);
+      return state.faults.add(fault);
+    },
+  },
+  { method: 'DELETE', path: /^\/faults$/, handle: (state) => (state.faults.clear(), ok) },
+  {
+    method: 'POST',
+    path: /^\/search-lag$/,
+    handle: (state, body) => {
+      if (!Number.isInteger(body.ms) || (body.ms as number) < 0) throw new ControlError(400, 'ms must be a non-negative integer');
+      state.searchLagMs = body.ms as number;
+      return { ms: state.searchLagMs };
+    },
+  },
+  { method: 'POST', path: /^\/reset$/, handle: (state) => (state.reset(), ok) },
+  { method: 'GET', path: /^\/webhooks$/, handle: (state) => state.webhooks.endpoints() },
+  {
+    method: 'POST',
+    path: /^\/webhooks$/,
+    handle: (state, body) => {
+      if (typeof body.url !== 'string' || !URL.canParse(body.url)) throw new ControlError(400, 'url must be an absolute URL');
+      if (typeof body.secret !== 'string' || body.secret === '') throw new ControlError(400, 'secret must be a non-empty string');
+      return state.webhooks.register(body.url, body.secret);
+    },
+  },
+  { method: 'GET', path: /^\/events$/, handle: (state) => state.webhooks.list() },
+  {
+    method: 'POST',
+    path: /^\/events\/([^/]+)\/redeliver$/,
+    handle: async (state, _body, [, id = '']) => {
+      const attempts = await state.webhooks.redeliver(id);
+      if (!attempts) throw new ControlError(404, `No such event: '${id}'`);
+      return attempts;
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/payment_intents\/([^/]+)\/refund$/,
+    handle: (state, body, [, id = '']) => {
+      if (body.amount !== undefined && typeof body.amount !== 'number') throw new ControlError(400, 'amount must be a positive integer');
+      return refundPaymentIntent(state, id, body.amount);
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/payment_intents\/([^/]+)\/dispute$/,
+    handle: (state, body, [, id = '']) => {
+      if (body.reason !== undefined && typeof body.reason !== 'string') throw new ControlError(400, 'reason must be a string');
+      return disputePaymentIntent(state, id, body.reason);
+    },
+  },
+];
+
+/** Handles a request whose path starts with `/_emulator`. */
+export async function handleControlRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const subpath = url.pathname.slice('/_emulator'.length).replace(/\/$/, '');
+  const send = (status: number, value: unknown) => sendJson(res, status, JSON.stringify(value, null, 2));
+  try {
+    const raw = await readBody(req);
+    for (const route of ROUTES) {
+      const match = route.path.exec(subpath);
+      if (!match || route.method !== req.method) continue;
+      return send(200, await route.handle(state, jsonBody(raw), [...match], url.searchParams));
+    }
+    throw new ControlError(404, `No control route ${req.method} ${url.pathname}`);
+  } catch (error) {
+    if (error instanceof ControlError) return send(error.status, { error: { message: error.message } });
+    send(500, { error: { message: error instanceof Error ? error.message : String(error) } });
+  }
+}
