@@ -1,7 +1,7 @@
 // One-call set-up: a gate with the Stripe processor, from the seed's configuration fields.
-import { Credit402ConfigError } from './gate/config-error.ts';
+import { Credit402ConfigError } from './config/config-error.ts';
 import { createGate, type Gate } from './gate/gate.ts';
-import { publishableKeyMode, secretKeyMode } from './gate/keys.ts';
+import { publishableKeyMode, secretKeyMode } from './config/stripe-keys.ts';
 import type { GateOptions } from './gate/options.ts';
 import { StripeProcessor, type StripeApiBase } from './processor/stripe-processor.ts';
 

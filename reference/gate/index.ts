@@ -3,4 +3,4 @@ export { createGate, type Gate } from './gate.ts';
 export type { GateOptions } from './options.ts';
 export type { GateDecision, GateRequest, PassDecision, RespondDecision, ServeDecision } from './decision.ts';
 export type { GatedRoute } from './context.ts';
-export { Credit402ConfigError, type ConfigErrorCode } from './config-error.ts';
+export { Credit402ConfigError, type ConfigErrorCode } from '../config/config-error.ts';

@@ -3,8 +3,8 @@ import type { RouteConfig } from '../protocol/types.ts';
 import { DEFAULT_SERVICE_NAME } from '../protocol/constants.ts';
 import type { Processor } from '../processor/processor.ts';
 import type { Store } from '../stores/store.ts';
-import { Credit402ConfigError } from './config-error.ts';
-import { publishableKeyMode } from './keys.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { publishableKeyMode } from '../config/stripe-keys.ts';
 import type { ErrorReporter } from './failures.ts';
 
 /** Options of {@link createGate}. */

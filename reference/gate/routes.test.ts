@@ -1,6 +1,6 @@
 // Unit tests for route validation and defaults.
 import { describe, expect, it } from 'vitest';
-import { Credit402ConfigError } from './config-error.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
 import { resolveRoutes } from './routes.ts';
 
 function codeOf(routes: unknown): string | undefined {

@@ -7,7 +7,7 @@ import {
 import { isSupportedCurrency, minimumChargeCents } from '../protocol/currencies.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { unitsToCents } from '../protocol/units.ts';
-import { Credit402ConfigError } from './config-error.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
 
 /** A gated route with every default applied. */
 export interface ResolvedRoute {

@@ -1,8 +1,8 @@
 // The Stripe processor: the only module that imports `stripe`; maps Stripe errors to protocol errors.
 import Stripe from 'stripe';
 import { DEFAULT_CUSTOMER_METADATA_KEY, MESSAGES } from '../protocol/constants.ts';
-import { Credit402ConfigError } from '../gate/config-error.ts';
-import { secretKeyMode } from '../gate/keys.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { secretKeyMode } from '../config/stripe-keys.ts';
 import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
 
 /** Where the Stripe API is reached; defaults to api.stripe.com over HTTPS. */

@@ -1,6 +1,6 @@
 // Command line of the reference server: `npm run reference -- [--profile F] [--config F] [--store K] [--framework F] [--port N]`.
 import { parseArgs } from 'node:util';
-import { Credit402ConfigError } from '../gate/config-error.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
 import { banner } from './banner.ts';
 import { loadServerConfig, type ServerConfig } from './server-config.ts';
 import { startReferenceServer } from './start-server.ts';

@@ -44,6 +44,12 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
     expect((await paidFetch(server.url, 'GET /api/weather?city=Oslo')).status).toBe(402);
   });
 
+  it('gates HEAD like GET, since the framework would run the GET handler for it', async () => {
+    const response = await fetch(`${server.url}/api/weather`, { method: 'HEAD' });
+    expect(response.status).toBe(402);
+    expect(response.headers.get('payment-required')).toBeTruthy();
+  });
+
   it('leaves free routes and other methods on a gated path untouched', async () => {
     for (const route of ['GET /free', 'POST /api/weather']) {
       const response = await paidFetch(server.url, route);

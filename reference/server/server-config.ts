@@ -1,7 +1,7 @@
 // Reference server configuration: embedded defaults, then a profile, a JSON file, environment and flags.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Credit402ConfigError } from '../gate/config-error.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 
 export type StoreConfig =

@@ -1,4 +1,4 @@
-// Shape checks of Stripe keys, shared by the gate's and the processor's configuration.
+// Shape checks of Stripe keys, shared by the gate options, the one-call set-up and the Stripe processor.
 import { Credit402ConfigError } from './config-error.ts';
 
 const SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/;
