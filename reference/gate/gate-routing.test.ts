@@ -25,6 +25,8 @@ describe('gate routing', () => {
     ['GET', '/api/weather?city=Oslo'],
     ['GET', '/api/weather#frag'],
     ['GET', 'http://example.test/api/weather?x=1'],
+    ['GET', '/api/%77eather'],
+    ['GET', '/api/we%61ther'],
     ['HEAD', '/api/weather'],
     ['HEAD', '/api/head-only'],
   ])('gates %s %s', async (method, url) => {
@@ -36,7 +38,8 @@ describe('gate routing', () => {
     ['get', '/api/weather'],
     ['GET', '/api/weather/'],
     ['GET', '/API/weather'],
-    ['GET', '/api/%77eather'],
+    ['GET', '/api/%57eather'],
+    ['GET', '/api%2Fweather'],
     ['GET', '//api/weather'],
     ['GET', '/api/./weather'],
     ['GET', 'http://example.test/api/../api/weather'],

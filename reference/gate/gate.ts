@@ -21,14 +21,25 @@ export interface Gate {
 
 const PASS: GateDecision = { action: 'pass' };
 
-/** The raw path of a request target (origin or absolute form), without query or fragment and without normalising. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** Decodes percent-encoded unreserved characters only (RFC 3986 §6.2.2.2): `/api/%77eather` is `/api/weather`. */
+function decodeUnreserved(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : encoded;
+  });
+}
+
+/** The path of a request target (origin or absolute form), without query or fragment, otherwise as received. */
 function pathOf(url: string): string {
   const end = url.search(/[?#]/);
   const target = end === -1 ? url : url.slice(0, end);
-  if (target.startsWith('/')) return target;
+  if (target.startsWith('/')) return decodeUnreserved(target);
   const authority = target.indexOf('://');
   const slash = authority === -1 ? -1 : target.indexOf('/', authority + 3);
-  return slash === -1 ? '/' : target.slice(slash);
+  return slash === -1 ? '/' : decodeUnreserved(target.slice(slash));
 }
 
 /** The gated route of a request; HEAD falls back to GET because frameworks run GET handlers for HEAD. */

@@ -9,10 +9,14 @@ import { demoBody, type DemoRoute } from './demo-routes.ts';
 export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[]): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Route exactly as the gate matches (spec CR-4.9): no case folding, no trailing-slash tolerance.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.use(credit402Middleware(gate));
   for (const route of routes) {
     app.all(route.path, (req, res, next) => {
-      if (req.method !== route.method) return next();
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (method !== route.method) return next();
       res.json(demoBody(route, res.locals.credit402 as PaymentResponse | undefined));
     });
   }

@@ -1,0 +1,58 @@
+// Steps of the @atomicity scenarios: many requests at once, then how the answers split.
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import { atOnce, expectCreditsLadder, expectRestInsufficient, servedOf } from '../world/concurrency.ts';
+import { succeededIntentIds } from '../world/journal-queries.ts';
+import { requestLine, type CardRole, type ConformanceWorld } from '../world/world.ts';
+
+When('I send {int} requests at once with the clientId to {string}', async function (this: ConformanceWorld, count: number, line: string) {
+  await this.processor.markRequest();
+  this.batch = await atOnce(count, () => this.spend(line, 'the card', { mark: false }));
+});
+
+When('I pay for {string} with {card} {int} times at once', async function (this: ConformanceWorld, line: string, role: CardRole, count: number) {
+  await this.processor.markRequest();
+  this.batch = await atOnce(count, () => this.pay(line, role, { mark: false }));
+});
+
+Then('exactly {int} of the answers were served', function (this: ConformanceWorld, count: number) {
+  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  assert.equal(servedOf(this.batch, key).length, count, 'served answers');
+});
+
+Then('all {int} answers were served', function (this: ConformanceWorld, count: number) {
+  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  assert.equal(this.batch.length, count);
+  assert.equal(servedOf(this.batch, key).length, count, 'served answers');
+});
+
+Then('the other {int} answers are the insufficient-credits challenge for {string}', function (this: ConformanceWorld, count: number, key: string) {
+  assert.equal(expectRestInsufficient(this.batch, key, this.expect.challenge(key)), count, 'insufficient-credits challenges');
+});
+
+Then(
+  'the served creditsRemaining values are the multiples of {int} from {int} to {int}, each once',
+  function (this: ConformanceWorld, step: number, from: number, to: number) {
+    const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+    expectCreditsLadder(servedOf(this.batch, key), step, from, to);
+  },
+);
+
+Then('every chargeId names a PaymentIntent the processor charged', async function (this: ConformanceWorld) {
+  const charged = new Set(succeededIntentIds(await this.processor.scenarioEntries()));
+  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  const chargeIds = servedOf(this.batch, key).flatMap((response) => (response.chargeId === undefined ? [] : [response.chargeId]));
+  assert.ok(chargeIds.length >= 1, 'at least one answer carries the chargeId of the first charge');
+  for (const chargeId of chargeIds) assert.ok(charged.has(chargeId), `chargeId ${chargeId} is not a succeeded PaymentIntent of this scenario`);
+});
+
+Then(
+  'each PaymentIntent charged was credited exactly once: a further request on {string} leaves their top-ups minus {int} prices',
+  async function (this: ConformanceWorld, line: string, requests: number) {
+    const route = this.route(requestLine(line).key);
+    const charged = succeededIntentIds(await this.processor.scenarioEntries()).length;
+    this.notes.push(`${charged} PaymentIntent(s) succeeded; expecting ${charged} × ${route.minTopUp} − ${requests} × ${route.amount}`);
+    const response = this.served(await this.spend(line));
+    assert.equal(response.creditsRemaining, charged * route.minTopUp - requests * route.amount, 'each succeeded PaymentIntent is credited exactly once (CR-7.23)');
+  },
+);

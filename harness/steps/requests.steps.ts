@@ -1,0 +1,63 @@
+// When steps: requests to the target, with no payment, a payment, a spend, a raw header or a payload.
+import { When, type DataTable } from '@cucumber/cucumber';
+import type { Encoding } from '../world/base64-json.ts';
+import { MALFORMATIONS } from '../world/malformed.ts';
+import type { CardRole, ConformanceWorld } from '../world/world.ts';
+
+When('I request {string} without a payment header', async function (this: ConformanceWorld, line: string) {
+  await this.send(line);
+});
+
+When('I request {string} in absolute form without a payment header', async function (this: ConformanceWorld, line: string) {
+  await this.send(line, { absolute: true });
+});
+
+When('I pay for {string} with {card}', async function (this: ConformanceWorld, line: string, role: CardRole) {
+  await this.pay(line, role);
+});
+
+When(
+  'I pay for {string} with {card} and a top-up of {int} units',
+  async function (this: ConformanceWorld, line: string, role: CardRole, topUpAmount: number) {
+    await this.pay(line, role, { topUpAmount });
+  },
+);
+
+When(
+  'I pay for {string} with {card}, encoding the header {encoding}',
+  async function (this: ConformanceWorld, line: string, role: CardRole, encoding: Encoding) {
+    await this.pay(line, role, { encoding });
+  },
+);
+
+When(
+  'I pay for {string} with {card}, sending the header name {string}',
+  async function (this: ConformanceWorld, line: string, role: CardRole, headerName: string) {
+    await this.pay(line, role, { headerName });
+  },
+);
+
+When('I spend with the clientId on {string}', async function (this: ConformanceWorld, line: string) {
+  await this.spend(line);
+});
+
+When('I send the payment payload {string} to {string}', async function (this: ConformanceWorld, payload: string, line: string) {
+  await this.sendPayload(line, payload);
+});
+
+When('I send the payment header {string} to {string}', async function (this: ConformanceWorld, value: string, line: string) {
+  await this.send(line, { payment: value });
+});
+
+When("I send the card's payment header with {string} to {string}", async function (this: ConformanceWorld, name: string, line: string) {
+  const malform = MALFORMATIONS[name];
+  if (!malform) throw new Error(`unknown malformation "${name}"; known: ${Object.keys(MALFORMATIONS).join(', ')}`);
+  await this.send(line, { payment: malform(this.paymentJson('the card')) });
+});
+
+When('I request {string} with each of these payment payloads:', async function (this: ConformanceWorld, line: string, table: DataTable) {
+  this.batch = [];
+  for (const { payload = '' } of table.hashes()) {
+    this.batch.push(await (payload === '(none)' ? this.send(line) : this.sendPayload(line, payload)));
+  }
+});

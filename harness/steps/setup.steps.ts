@@ -1,0 +1,68 @@
+// Given steps: cards, funded clients, earlier payments and processor faults.
+import { Given } from '@cucumber/cucumber';
+import type { FaultKind } from '../emulator/control-types.ts';
+import { expectPaymentError } from '../world/judge.ts';
+import type { ScopedFault } from '../world/processor.ts';
+import type { CardRole, ConformanceWorld } from '../world/world.ts';
+
+Given('a new card', async function (this: ConformanceWorld) {
+  await this.addCard('the card');
+});
+
+Given('another new card', async function (this: ConformanceWorld) {
+  await this.addCard('the other card');
+});
+
+Given('a new card with the number {string}', async function (this: ConformanceWorld, number: string) {
+  await this.addCard('the card', number);
+});
+
+Given('a second payment method for the card', async function (this: ConformanceWorld) {
+  await this.addCard("the card's second payment method", this.card().number);
+});
+
+Given('a client with a balance of {int} units', async function (this: ConformanceWorld, balance: number) {
+  await this.fundClient(balance);
+});
+
+Given('I paid for {string} with {card}', async function (this: ConformanceWorld, line: string, role: CardRole) {
+  this.served(await this.pay(line, role));
+});
+
+Given(
+  'I tried to pay for {string} with {card} and got the payment error {string}',
+  async function (this: ConformanceWorld, line: string, role: CardRole, code: string) {
+    expectPaymentError(await this.pay(line, role), code);
+  },
+);
+
+Given(
+  'I tried to pay for {string} with {card} and a top-up of {int} units and got the payment error {string}',
+  async function (this: ConformanceWorld, line: string, role: CardRole, topUpAmount: number, code: string) {
+    expectPaymentError(await this.pay(line, role, { topUpAmount }), code);
+  },
+);
+
+async function inject(world: ConformanceWorld, fault: Omit<ScopedFault, 'kind' | 'count' | 'delayMs'>, kind: FaultKind, count: number): Promise<void> {
+  const warning = await world.processor.injectFault({ ...fault, kind, count, ...(kind === 'timeout' ? { delayMs: 1_000 } : {}) });
+  if (warning) world.notes.push(warning);
+}
+
+Given(
+  'the processor {fault} the next {int} PaymentIntent creation(s) for the card',
+  async function (this: ConformanceWorld, kind: FaultKind, count: number) {
+    await inject(this, { method: 'POST', path: '/v1/payment_intents', match: { payment_method: this.card().paymentMethodId } }, kind, count);
+  },
+);
+
+Given('the processor {fault} the next {int} retrieval(s) of the card', async function (this: ConformanceWorld, kind: FaultKind, count: number) {
+  await inject(this, { method: 'GET', path: `/v1/payment_methods/${this.card().paymentMethodId}` }, kind, count);
+});
+
+Given(
+  "the processor {fault} the next {int} customer search(es) for the card's client",
+  async function (this: ConformanceWorld, kind: FaultKind, count: number) {
+    const query = this.expect.customerQuery(this.card().clientId);
+    await inject(this, { method: 'GET', path: '/v1/customers/search', match: { query } }, kind, count);
+  },
+);

@@ -1,0 +1,108 @@
+// What the spec and the profile say the target must answer: effective routes, challenges, clientIds, minor units, descriptions.
+import { createHmac } from 'node:crypto';
+import type { Profile } from './parameters.ts';
+
+/** A gated route with the defaults of CR-2.2 applied (CR-2.20). */
+export interface EffectiveRoute {
+  key: string;
+  method: string;
+  path: string;
+  amount: number;
+  currency: string;
+  minTopUp: number;
+  maxTopUp: number;
+  description?: string;
+}
+
+/** CR-2.2 defaults. */
+export const DEFAULTS = { currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900, serviceName: 'credit402', customerMetadataKey: 'credit402_client_id' } as const;
+
+/** The 64-hex shape of a clientId (CR-6.1, CR-7.3). */
+export const CLIENT_ID_SHAPE = /^[0-9a-f]{64}$/;
+
+/** ⌈units / 100⌉ in exact integer arithmetic (CR-1.3). */
+export function minorUnits(units: number): number {
+  return Number((BigInt(units) + 99n) / 100n);
+}
+
+/** Expected values derived from the spec and one profile. */
+export class Expectations {
+  readonly #profile: Profile;
+
+  constructor(profile: Profile) {
+    this.#profile = profile;
+  }
+
+  get publishableKey(): string {
+    return this.#profile.stripePublishableKey;
+  }
+
+  get serviceName(): string {
+    return this.#profile.serviceName ?? DEFAULTS.serviceName;
+  }
+
+  get metadataKey(): string {
+    return this.#profile.customerMetadataKey ?? DEFAULTS.customerMetadataKey;
+  }
+
+  /** Values that must never appear in an answer (CR-10.5), besides card fingerprints. */
+  get secrets(): string[] {
+    return [this.#profile.stripeSecretKey, this.#profile.serverSecret];
+  }
+
+  /** Gated route keys of the profile. */
+  get routeKeys(): string[] {
+    return Object.keys(this.#profile.routes);
+  }
+
+  /** The gated route for `key`, with defaults applied; a HEAD key without its own route follows GET (CR-4.8). */
+  route(key: string): EffectiveRoute {
+    let config = this.#profile.routes[key];
+    let effectiveKey = key;
+    if (!config && key.startsWith('HEAD ')) {
+      effectiveKey = `GET ${key.slice(5)}`;
+      config = this.#profile.routes[effectiveKey];
+    }
+    if (!config) throw new Error(`the profile has no gated route ${key}`);
+    const space = effectiveKey.indexOf(' ');
+    return {
+      key: effectiveKey,
+      method: effectiveKey.slice(0, space),
+      path: effectiveKey.slice(space + 1),
+      amount: config.amount,
+      currency: (config.currency ?? DEFAULTS.currency).toLowerCase(),
+      minTopUp: config.minTopUp ?? DEFAULTS.minTopUp,
+      maxTopUp: config.maxTopUp ?? DEFAULTS.maxTopUp,
+      ...(config.description !== undefined ? { description: config.description } : {}),
+    };
+  }
+
+  /** The plain challenge of CR-5.2/CR-5.3 for a request to `key` whose request path is `requestPath`. */
+  challenge(key: string, requestPath?: string): Record<string, unknown> {
+    const route = this.route(key);
+    const description = route.description !== undefined ? { description: route.description } : {};
+    return {
+      stripe402Version: 1,
+      resource: { url: requestPath ?? route.path, ...description },
+      accepts: [
+        { scheme: 'stripe', currency: route.currency, amount: route.amount, minTopUp: route.minTopUp, publishableKey: this.publishableKey, ...description },
+      ],
+    };
+  }
+
+  /** clientId = lowercase hex HMAC-SHA256(key = serverSecret, message = fingerprint) (CR-7.3). */
+  clientIdOf(fingerprint: string): string {
+    return createHmac('sha256', Buffer.from(this.#profile.serverSecret, 'utf8')).update(Buffer.from(fingerprint, 'utf8')).digest('hex');
+  }
+
+  /** The PaymentIntent description of CR-7.18 for a request to `key` with request path `requestPath`. */
+  description(key: string, requestPath?: string): string {
+    const route = this.route(key);
+    return `${this.serviceName} top-up for ${route.description ?? requestPath ?? route.path}`;
+  }
+
+  /** The customer search query of CR-7.19. */
+  customerQuery(clientId: string): string {
+    return `metadata['${this.metadataKey}']:'${clientId}'`;
+  }
+}

@@ -1,0 +1,104 @@
+// HTTP client towards the target: raw request targets and header names, a per-request timeout, every exchange recorded.
+import http from 'node:http';
+import { decodeStrict } from './base64-json.ts';
+import type { Answer, Exchange, OutgoingRequest } from './exchange.ts';
+
+const agent = new http.Agent({ keepAlive: false, maxSockets: 256 });
+
+/** The request path of CR-4.2: no query, and only percent-encoded unreserved characters decoded. */
+function pathOf(target: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
+  const path = rest.split(/[?#]/, 1)[0] ?? rest;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : encoded;
+  });
+}
+
+function toAnswer(response: http.IncomingMessage, body: Buffer): Answer {
+  const rawHeaders: Array<[string, string]> = [];
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) {
+    const name = response.rawHeaders[i] ?? '';
+    const value = response.rawHeaders[i + 1] ?? '';
+    rawHeaders.push([name, value]);
+    const key = name.toLowerCase();
+    const previous = headers[key];
+    headers[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  const text = body.toString('utf8');
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const decode = (name: string) => {
+    const value = headers[name];
+    if (value === undefined) return undefined;
+    return Array.isArray(value) ? { ok: false as const, reason: `header sent ${value.length} times` } : decodeStrict(value);
+  };
+  const paymentRequired = decode('payment-required');
+  const paymentResponse = decode('payment-response');
+  return {
+    status: response.statusCode ?? 0,
+    rawHeaders,
+    headers,
+    text,
+    json,
+    ...(paymentRequired ? { paymentRequired } : {}),
+    ...(paymentResponse ? { paymentResponse } : {}),
+  };
+}
+
+/** Sends requests to one target and keeps the exchanges of the current scenario. */
+export class TargetClient {
+  readonly exchanges: Exchange[] = [];
+  readonly #base: URL;
+  readonly #timeoutMs: number;
+
+  constructor(baseUrl: string, timeoutMs: number) {
+    this.#base = new URL(baseUrl);
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** The target's origin, for absolute-form request targets. */
+  get origin(): string {
+    return this.#base.origin;
+  }
+
+  /** Sends one request; never rejects: a transport error or timeout is recorded in `error`. */
+  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean } = {}): Promise<Exchange> {
+    const exchange: Exchange = { request, path: pathOf(request.target), startedAt: new Date().toISOString(), durationMs: 0, ...(options.setup ? { setup: true } : {}) };
+    if (options.record !== false) this.exchanges.push(exchange);
+    const started = performance.now();
+    try {
+      exchange.answer = await this.#roundTrip(request);
+    } catch (error) {
+      exchange.error = error instanceof Error ? error.message : String(error);
+    }
+    exchange.durationMs = Math.round(performance.now() - started);
+    return exchange;
+  }
+
+  #roundTrip(request: OutgoingRequest): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string | string[]> = { ...request.headers };
+      if (request.method !== 'GET' && request.method !== 'HEAD') headers['content-length'] = '0';
+      const outgoing = http.request(
+        { agent, protocol: this.#base.protocol, hostname: this.#base.hostname, port: this.#base.port, method: request.method, path: request.target, headers },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve(toAnswer(response, Buffer.concat(chunks))));
+          response.on('error', reject);
+        },
+      );
+      const timer = setTimeout(() => outgoing.destroy(new Error(`the target did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      outgoing.on('error', reject);
+      outgoing.on('close', () => clearTimeout(timer));
+      outgoing.end();
+    });
+  }
+}

@@ -1,0 +1,208 @@
+// The cucumber World: one scenario's view of the target, the processor, the profile and the cards it created.
+import { randomBytes } from 'node:crypto';
+import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
+import { encode, type Encoding } from './base64-json.ts';
+import { createPaymentMethod, uniqueCardNumber, type Card } from './cards.ts';
+import { answerOf, type Exchange } from './exchange.ts';
+import { Expectations, type EffectiveRoute } from './expectations.ts';
+import { TargetClient } from './http-client.ts';
+import { expectServed, type PaymentResponse } from './judge.ts';
+import type { HeaderValue } from './malformed.ts';
+import { checkParameters, loadProfile, type Profile, type WorldParameters } from './parameters.ts';
+import { EXCLUSIVE_TAGS } from './parallel.ts';
+import { ProcessorView } from './processor.ts';
+
+/** How a scenario names its cards. */
+export type CardRole = 'the card' | 'the other card' | "the card's second payment method";
+
+/** A request as a scenario writes it: `GET /api/weather?city=Oslo`. */
+export interface RequestLine {
+  method: string;
+  target: string;
+  /** The route key the target must match: method and path without the query (CR-4.2). */
+  key: string;
+}
+
+/** Options of one request. */
+export interface SendOptions {
+  payment?: HeaderValue;
+  /** Header name as written on the wire (default `payment`). */
+  headerName?: string;
+  /** Send the request target in absolute form (`http://host/path`). */
+  absolute?: boolean;
+  /** Record the journal position first, so processor steps judge this request (default true). */
+  mark?: boolean;
+  /** Keep the exchange for `last` and the transcript (default true). */
+  record?: boolean;
+  /** Set-up of a Given step, shown on one line in the transcript. */
+  setup?: boolean;
+}
+
+/** Parses `METHOD target`. */
+export function requestLine(text: string): RequestLine {
+  const match = /^([A-Z][A-Z0-9_-]*) (\S+)$/.exec(text);
+  if (!match) throw new Error(`not a request line "METHOD /path": ${text}`);
+  const [, method = '', target = ''] = match;
+  return { method, target, key: `${method} ${target.split(/[?#]/, 1)[0] ?? target}` };
+}
+
+/** The scenario's world; the runner passes {@link WorldParameters} as cucumber `worldParameters`. */
+export class ConformanceWorld extends World<WorldParameters> {
+  readonly profile: Profile;
+  readonly expect: Expectations;
+  readonly target: TargetClient;
+  processor!: ProcessorView;
+  readonly cards = new Map<CardRole, Card>();
+  /** Lines added to the failure transcript (fault warnings, fuzz seed…). */
+  readonly notes: string[] = [];
+  scenarioName = '';
+  tags: string[] = [];
+  /** Answers of the last batch of concurrent requests. */
+  batch: Exchange[] = [];
+  #last?: Exchange;
+  #unknownClientId = randomBytes(32).toString('hex');
+  #unknownPaymentMethod = `pm_unknown${randomBytes(12).toString('hex')}`;
+
+  constructor(options: IWorldOptions<WorldParameters>) {
+    super(options);
+    const parameters = checkParameters(options.parameters);
+    this.profile = loadProfile(parameters.profilePath);
+    this.expect = new Expectations(this.profile);
+    this.target = new TargetClient(parameters.targetUrl, parameters.requestTimeoutMs ?? 15_000);
+  }
+
+  /** Called by the Before hook. */
+  async start(name: string, tags: string[]): Promise<void> {
+    this.scenarioName = name;
+    this.tags = tags;
+    const serial = (process.env.CUCUMBER_TOTAL_WORKERS ?? '1') === '1';
+    this.processor = new ProcessorView(this.parameters.emulatorUrl, serial || tags.some((tag) => EXCLUSIVE_TAGS.has(tag)));
+    await this.processor.start(this.profile.stripeSecretKey);
+  }
+
+  /** The last judged exchange. */
+  get last(): Exchange {
+    if (!this.#last) throw new Error('no request was sent yet in this scenario');
+    return this.#last;
+  }
+
+  /** The profile's gated route for a route key, defaults applied. */
+  route(key: string): EffectiveRoute {
+    return this.expect.route(key);
+  }
+
+  /** A card the scenario created; fails with a hint when it has none. */
+  card(role: CardRole = 'the card'): Card {
+    const card = this.cards.get(role);
+    if (!card) throw new Error(`the scenario has no "${role}": start it with "Given a new card"`);
+    return card;
+  }
+
+  /** Creates a payment method for `number` (default: a never-seen card) and remembers it as `role`. */
+  async addCard(role: CardRole, given?: string): Promise<Card> {
+    const number = given ?? uniqueCardNumber();
+    // A number the scenario chose (a documented test card) is shared with other scenarios: its clientId identifies none of them.
+    const shared = given !== undefined && ![...this.cards.values()].some((card) => card.number === given);
+    const created = await createPaymentMethod(
+      this.parameters.emulatorUrl,
+      { publishable: this.profile.stripePublishableKey, secret: this.profile.stripeSecretKey },
+      number,
+    );
+    if (created.retrieved) await this.processor.excludeHarnessCall(`/v1/payment_methods/${created.paymentMethodId}`);
+    const card: Card = { number, ...created, clientId: this.expect.clientIdOf(created.fingerprint) };
+    this.cards.set(role, card);
+    this.processor.markers.add(card.paymentMethodId);
+    if (!shared) this.processor.markers.add(card.clientId);
+    return card;
+  }
+
+  /**
+   * Fills the placeholders of a payload: `$card`, `$otherCard`, `$secondPaymentMethod` (payment method ids), `$clientId`,
+   * `$otherClientId`, `$upperClientId`, `$shortClientId` (the card's clientId uppercased / without its last digit),
+   * `$unknownClientId` (64 hex nobody paid for) and `$unknownPaymentMethod` (a payment method id the processor never issued).
+   */
+  fill(template: string): string {
+    const values: Record<string, () => string> = {
+      card: () => this.card('the card').paymentMethodId,
+      otherCard: () => this.card('the other card').paymentMethodId,
+      secondPaymentMethod: () => this.card("the card's second payment method").paymentMethodId,
+      clientId: () => this.card('the card').clientId,
+      otherClientId: () => this.card('the other card').clientId,
+      upperClientId: () => this.card('the card').clientId.toUpperCase(),
+      shortClientId: () => this.card('the card').clientId.slice(0, -1),
+      unknownClientId: () => this.#unknownClientId,
+      unknownPaymentMethod: () => this.#unknownPaymentMethod,
+    };
+    return template.replace(/\$([A-Za-z]+)/g, (placeholder: string, name: string) => values[name]?.() ?? placeholder);
+  }
+
+  /** Sends one request to the target. */
+  async send(line: string, options: SendOptions = {}): Promise<Exchange> {
+    const { method, target } = requestLine(line);
+    if (options.mark !== false) await this.processor.markRequest();
+    const headers = options.payment === undefined ? {} : { [options.headerName ?? 'payment']: options.payment };
+    const exchange = await this.target.send({ method, target: options.absolute ? `${this.target.origin}${target}` : target, headers }, options);
+    if (options.record !== false) this.#last = exchange;
+    return exchange;
+  }
+
+  /** Sends `payload` (a JSON text, placeholders filled) base64-encoded in the `payment` header. */
+  sendPayload(line: string, payload: string, options: SendOptions & { encoding?: Encoding } = {}): Promise<Exchange> {
+    const json = this.fill(payload);
+    for (const id of json.match(/pm_[A-Za-z0-9_]+/g) ?? []) this.processor.markers.add(id);
+    return this.send(line, { ...options, payment: encode(json, options.encoding) });
+  }
+
+  /** The JSON text of a new payment with the card (the top-up member only when given). */
+  paymentJson(role: CardRole, topUpAmount?: number, extra: Record<string, unknown> = {}): string {
+    return JSON.stringify({ paymentMethodId: this.card(role).paymentMethodId, ...(topUpAmount === undefined ? {} : { topUpAmount }), ...extra });
+  }
+
+  /** Pays for `line` with a card; `mixed alphabets` adds an ignored member so the encoding has both `+` and `/`. */
+  pay(line: string, role: CardRole, options: SendOptions & { topUpAmount?: number; encoding?: Encoding } = {}): Promise<Exchange> {
+    let json = this.paymentJson(role, options.topUpAmount);
+    for (let pad = 0; options.encoding === 'mixed alphabets' && !/(?=.*\+)(?=.*\/)/.test(encode(json)); pad++) {
+      json = this.paymentJson(role, options.topUpAmount, { note: `${'x'.repeat(pad % 3)}${'?>'.repeat(3 + Math.floor(pad / 3))}` });
+    }
+    return this.send(line, { ...options, payment: encode(json, options.encoding) });
+  }
+
+  /** Spends from the balance of a card's client (`{"clientId": …}`). */
+  spend(line: string, role: CardRole = 'the card', options: SendOptions = {}): Promise<Exchange> {
+    return this.send(line, { ...options, payment: encode(JSON.stringify({ clientId: this.card(role).clientId })) });
+  }
+
+  /** The decoded payment-response of the last answer, which must be a served request. */
+  served(exchange: Exchange = this.last): PaymentResponse {
+    const response = expectServed(exchange, requestLine(`${exchange.request.method} ${exchange.path}`).key);
+    this.processor.markers.add(response.clientId);
+    return response;
+  }
+
+  /**
+   * Gives a new card's client exactly `balance` units: one top-up on the route with the smallest minimum, then
+   * spending on the most expensive route (a handful of requests).
+   */
+  async fundClient(balance: number): Promise<void> {
+    await this.addCard('the card');
+    const routes = this.expect.routeKeys.map((key) => this.route(key));
+    const payRoute = routes.reduce((a, b) => (b.minTopUp < a.minTopUp ? b : a));
+    const spendRoute = routes.reduce((a, b) => (b.amount > a.amount ? b : a));
+    const spends = Math.max(0, Math.ceil((payRoute.minTopUp - balance - payRoute.amount) / spendRoute.amount));
+    const topUpAmount = balance + payRoute.amount + spends * spendRoute.amount;
+    const paid = this.served(await this.pay(payRoute.key, 'the card', { topUpAmount, setup: true }));
+    if (paid.creditsRemaining !== topUpAmount - payRoute.amount) {
+      throw new Error(`setting up a balance: paying ${topUpAmount} on ${payRoute.key} left ${paid.creditsRemaining}, expected ${topUpAmount - payRoute.amount}`);
+    }
+    let remaining = paid.creditsRemaining;
+    for (let i = 0; i < spends; i++) remaining = this.served(await this.spend(spendRoute.key, 'the card', { mark: false, setup: true })).creditsRemaining;
+    if (remaining !== balance) throw new Error(`setting up a balance of ${balance} ended at ${remaining}`);
+  }
+
+  /** The answer of the last exchange (throws on a transport error). */
+  get answer() {
+    return answerOf(this.last);
+  }
+}
+
+setWorldConstructor(ConformanceWorld);

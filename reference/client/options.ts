@@ -1,0 +1,44 @@
+// Configuration of the credit402 fetch wrapper and the shape of its payment callback.
+import type { PaymentRequiredResponse, PaymentRequirement, PaymentResponse } from '../protocol/types.ts';
+import type { ClientIdStorage } from './storage.ts';
+
+/** What the callback is told when a request needs payment. */
+export interface PaymentRequiredInfo {
+  /** The challenge as a version-1 client reads it (unknown members and non-stripe schemes dropped). */
+  challenge: PaymentRequiredResponse;
+  /** The `stripe` payment requirement: price, minimum top-up, currency, publishable key. */
+  accepts: PaymentRequirement;
+  /** The URL of the request that needs payment. */
+  url: string;
+  /** `challenge` on a first request; `insufficient_credits` when the stored clientId's balance ran out. */
+  reason: 'challenge' | 'insufficient_credits';
+}
+
+/** How to pay: a Stripe PaymentMethod id and, optionally, the units to top up (default: the route's minTopUp). */
+export interface PaymentDecision {
+  paymentMethodId: string;
+  topUpAmount?: number;
+}
+
+/** Options of {@link createCredit402Fetch}. */
+export interface Credit402FetchOptions {
+  /** Called at most once per request; resolve `null` to decline (the 402 answer is then returned). */
+  onPaymentRequired(info: PaymentRequiredInfo): Promise<PaymentDecision | null>;
+  /** Where clientIds are kept, per origin; default: in memory. */
+  storage?: ClientIdStorage;
+  /** Largest single top-up this client pays, in units; a larger one throws Credit402SpendingLimitError. */
+  maxTopUpPerPayment?: number;
+  /** Largest total of top-ups this fetch function pays over its life, in units. */
+  maxTopUpPerSession?: number;
+  /** The underlying fetch; default `globalThis.fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** A `fetch`-compatible function that pays credit402 challenges, with its session state. */
+export interface Credit402Fetch {
+  (input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The PaymentResponse of the most recently completed paid answer, if any. */
+  getLastPayment(): PaymentResponse | undefined;
+  /** Units of top-ups charged (or in flight) through this function so far. */
+  getSessionSpending(): number;
+}
