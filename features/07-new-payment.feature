@@ -150,7 +150,7 @@ Feature: New-payment path (spec §7)
     And the PaymentIntent is for the customer of the first top-up
     And its idempotency key differs from the first attempt's
 
-  @CR-7.16 @CR-7.7
+  @CR-7.16 @CR-7.7 @shared-card
   Scenario: a payment retried before it was credited sends the same idempotency key
     Given a new card with the number "4000002500003155"
     And I tried to pay for "GET /api/weather" with the card and got the payment error "payment_failed"
@@ -159,7 +159,7 @@ Feature: New-payment path (spec §7)
     And the processor created exactly 1 PaymentIntent
     And its idempotency key is the first attempt's
 
-  @CR-7.16
+  @CR-7.16 @shared-card
   Scenario: top-ups of different units within the same cent send different idempotency keys
     Given a new card with the number "4000002500003155"
     And I tried to pay for "GET /api/weather" with the card and a top-up of 50001 units and got the payment error "payment_failed"

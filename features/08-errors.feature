@@ -4,7 +4,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   `card_declined` with the processor's message verbatim; every other processor failure is
   `payment_failed`. Nothing is credited and the handler does not run.
 
-  @CR-7.20 @CR-8.1 @CR-8.3 @CR-8.6 @CR-13.24
+  @CR-7.20 @CR-8.1 @CR-8.3 @CR-8.6 @CR-13.24 @shared-card
   Scenario Outline: a card that is <outcome> is card_declined with the processor's message
     Given a new card with the number "<number>"
     When I pay for "GET /api/weather" with the card
@@ -20,7 +20,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
       | expired                | 4000000000000069 | Your card has expired.                                                   |
       | hit by a processing error | 4000000000000119 | An error occurred while processing your card. Try again in a little bit. |
 
-  @CR-7.20 @CR-8.6
+  @CR-7.20 @CR-8.6 @shared-card
   Scenario: a declined card credits nothing
     Given a new card with the number "4000000000000002"
     When I pay for "GET /api/weather" with the card
@@ -28,7 +28,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
     When I spend with the clientId on "GET /api/nodesc"
     Then the response is the insufficient-credits challenge for "GET /api/nodesc"
 
-  @CR-7.7 @CR-8.7 @CR-8.3 @CR-13.24
+  @CR-7.7 @CR-8.7 @CR-8.3 @CR-13.24 @shared-card
   Scenario: a card that needs authentication fails with "Payment processing failed" and credits nothing
     Given a new card with the number "4000002500003155"
     When I pay for "GET /api/weather" with the card

@@ -57,7 +57,7 @@ Feature: Authentication and identity (spec §10)
     And I send the payment payload '{"paymentMethodId":"pm_usBankAccount"}' to "GET /api/weather"
     Then no answer in this scenario contains a secret or a card fingerprint
 
-  @CR-10.5
+  @CR-10.5 @shared-card
   Scenario: a declined card's answer discloses no fingerprint
     Given a new card with the number "4000000000000002"
     When I pay for "GET /api/weather" with the card

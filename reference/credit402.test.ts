@@ -20,7 +20,7 @@ function codeOf(options: Credit402Options): string | undefined {
   }
 }
 
-describe('createCredit402 configuration', () => {
+describe('createCredit402 configuration (CR-2.3, CR-2.4, CR-2.5, CR-2.6, CR-2.7, CR-2.8, CR-2.9, CR-2.10, CR-2.17, CR-2.18, CR-11.1)', () => {
   it('accepts a valid configuration', () => {
     expect(codeOf(valid())).toBeUndefined();
   });

@@ -1,8 +1,8 @@
-// With --parallel, scenarios tagged @atomicity, @fuzz or @faults run alone: they count every processor call and inject faults.
+// With --parallel, scenarios tagged @atomicity, @fuzz, @faults or @shared-card (a fixed test card number, so a shared client) run alone.
 import { setParallelCanAssign } from '@cucumber/cucumber';
 
 /** Tags of scenarios that must not share the target and processor with others. */
-export const EXCLUSIVE_TAGS: ReadonlySet<string> = new Set(['@atomicity', '@fuzz', '@faults']);
+export const EXCLUSIVE_TAGS: ReadonlySet<string> = new Set(['@atomicity', '@fuzz', '@faults', '@shared-card']);
 
 setParallelCanAssign((pickle, inProgress) => {
   const exclusive = (candidate: typeof pickle) => candidate.tags.some((tag) => EXCLUSIVE_TAGS.has(tag.name));

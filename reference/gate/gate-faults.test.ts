@@ -1,5 +1,5 @@
 // Integration tests of outages: store and processor failures, over real sockets against the Stripe emulator.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EmulatorControl } from '../../harness/emulator/control-client.ts';
 import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
 import { loadServerConfig } from '../server/server-config.ts';
@@ -32,16 +32,23 @@ describe('gate under store and processor failures', () => {
     await control.clearFaults();
   });
 
-  it('fails closed with 503 when the store is down on the credits path', async () => {
+  it('fails closed with 503 when the store is down on the credits path, logging neither header nor clientId (CR-6.6, CR-8.2, CR-8.9, CR-13.20, CR-10.7)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     store.failNext('deductBalance');
-    const response = await paidFetch(server.url, WEATHER, { clientId: 'a'.repeat(64) });
+    const clientId = 'a'.repeat(64);
+    const response = await paidFetch(server.url, WEATHER, { clientId });
+    const logText = JSON.stringify(logged.mock.calls.map((call) => call.map(String)));
+    logged.mockRestore();
+    expect(logText).toContain('deductBalance');
+    expect(logText).not.toContain(clientId);
+    expect(logText).not.toContain(Buffer.from(JSON.stringify({ clientId })).toString('base64'));
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(response.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'service_unavailable' });
     expect(await control.journal()).toEqual([]);
   });
 
-  it('fails closed before any charge when the store is down on the payment path', async () => {
+  it('fails closed before any charge when the store is down on the payment path (CR-7.21)', async () => {
     const card = await createCardPaymentMethod(emulator.url);
     store.failNext('deductBalance');
     const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
@@ -61,7 +68,7 @@ describe('gate under store and processor failures', () => {
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
   });
 
-  it('credits a charge exactly once when the store fails after the charge and the client retries', async () => {
+  it('credits a charge exactly once when the store fails after the charge and the client retries (CR-7.22, CR-7.23, CR-7.16)', async () => {
     const card = await createCardPaymentMethod(emulator.url);
     store.failNext('creditTopUp');
     const pending = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
@@ -77,7 +84,7 @@ describe('gate under store and processor failures', () => {
     expect((attempts[0]?.response as { id: string }).id).toBe(paid.chargeId);
   });
 
-  it('still serves a paid request when the transaction log fails', async () => {
+  it('still serves a paid request when the transaction log fails (CR-11.9, CR-13.30)', async () => {
     const card = await createCardPaymentMethod(emulator.url);
     store.failNext('recordTransaction', 5);
     const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });

@@ -13,7 +13,7 @@ function codeOf(routes: unknown): string | undefined {
   }
 }
 
-describe('resolveRoutes', () => {
+describe('resolveRoutes: route validation at construction (CR-2.3, CR-2.10, CR-2.11, CR-2.12, CR-2.13, CR-2.14, CR-2.15, CR-2.16, CR-2.20)', () => {
   it('applies the defaults usd, 50000 and the largest charge', () => {
     const route = resolveRoutes({ 'GET /a': { amount: 500 } }).get('GET /a');
     expect(route).toEqual({ key: 'GET /a', path: '/a', amount: 500, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
@@ -49,6 +49,11 @@ describe('resolveRoutes', () => {
     ['ERR_ROUTE_DESCRIPTION', { 'GET /a': { amount: 1, description: '' } }],
   ])('rejects with %s: %j', (code, routes) => {
     expect(codeOf(routes)).toBe(code);
+  });
+
+  it('CR-2.19 treats null as absent and ignores unknown fields', () => {
+    const routes = { 'GET /a': { amount: 1, currency: null, minTopUp: null, maxTopUp: null, description: null, colour: 'blue' } };
+    expect(resolveRoutes(routes).get('GET /a')).toEqual({ key: 'GET /a', path: '/a', amount: 1, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
   });
 
   it('accepts the smallest charge exactly (gbp 30 pence: 2901 units round up to 30)', () => {

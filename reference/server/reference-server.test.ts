@@ -59,7 +59,7 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
     }
   });
 
-  it('pays with pm_card_visa, then spends with the clientId and is never charged twice', async () => {
+  it('pays with pm_card_visa, authenticating to the processor with the secret key, then spends with the clientId and is never charged twice (CR-10.6)', async () => {
     const first = await paidFetch(server.url, WEATHER, { paymentMethodId: 'pm_card_visa' });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ route: WEATHER, gated: true });

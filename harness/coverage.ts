@@ -1,0 +1,66 @@
+// `npm run conformance:coverage`: the requirement × scenario matrix; fails when an observable ID is unchecked or a tag is wrong.
+// Observable IDs that features/README.md documents as not checkable over HTTP are listed with the reason, not failed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseExemptions } from './report/coverage-exemptions.ts';
+import { computeCoverage, type Coverage, type RequirementKind } from './report/coverage-matrix.ts';
+import { readFeatureScenarios } from './report/feature-scenarios.ts';
+import { readRequirements, SPEC_PATH } from './report/spec-requirements.ts';
+import { readTestTitles } from './report/test-titles.ts';
+import { ROOT } from './runner/paths.ts';
+
+const KINDS: readonly RequirementKind[] = ['observable', 'construction', 'internal', 'decision', 'deprecated'];
+
+/** The printed report: matrix, counts, warnings and errors. */
+export function formatCoverage(coverage: Coverage, scenarioCount: number): string {
+  const lines: string[] = [];
+  for (const row of coverage.rows) {
+    const { id, title } = row.requirement;
+    const mark = row.kind === 'deprecated' ? '-' : row.covered ? '✓' : row.exempt !== undefined ? '~' : row.kind === 'observable' ? '✗' : '?';
+    const note = row.note ?? (row.exempt !== undefined && !row.covered ? `not checked over HTTP: ${row.exempt}` : undefined);
+    lines.push(`${mark} ${id} ${title} [${row.kind}]${note ? ` ${note}` : ''}`);
+    for (const scenario of row.scenarios) lines.push(`      scenario ${scenario}`);
+    for (const test of row.tests) lines.push(`      test     ${test}`);
+  }
+  lines.push('', 'counts:');
+  for (const kind of KINDS) {
+    const rows = coverage.rows.filter((row) => row.kind === kind);
+    if (rows.length === 0) continue;
+    const covered = rows.filter((row) => row.covered).length;
+    const exempt = rows.filter((row) => !row.covered && row.exempt !== undefined).length;
+    const detail = kind === 'deprecated' ? `${rows.length}` : `${covered}/${rows.length} covered${exempt ? `, ${exempt} not checkable over HTTP (features/README.md)` : ''}`;
+    lines.push(`  ${kind.padEnd(13)} ${detail}`);
+  }
+  lines.push(`  scenarios     ${scenarioCount}`);
+  if (coverage.warnings.length > 0) lines.push('', `warnings (${coverage.warnings.length}):`, ...coverage.warnings.map((warning) => `  ${warning}`));
+  if (coverage.errors.length > 0) lines.push('', `errors (${coverage.errors.length}):`, ...coverage.errors.map((error) => `  ${error}`));
+  lines.push('', coverage.errors.length > 0 ? `coverage check failed: ${coverage.errors.length} errors` : 'coverage check passed');
+  return lines.join('\n');
+}
+
+function readExemptions(path: string): Map<string, string> {
+  try {
+    return parseExemptions(readFileSync(path, 'utf8'));
+  } catch {
+    return new Map();
+  }
+}
+
+function main(): number {
+  const requirements = readRequirements(SPEC_PATH);
+  const scenarios = readFeatureScenarios(join(ROOT, 'features'), ROOT);
+  const titles = readTestTitles([join(ROOT, 'reference'), join(ROOT, 'harness')], ROOT);
+  const coverage = computeCoverage(requirements, scenarios, titles, readExemptions(join(ROOT, 'features/README.md')));
+  console.log(formatCoverage(coverage, scenarios.length));
+  return coverage.errors.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    process.exitCode = main();
+  } catch (error) {
+    console.error(`coverage: ${(error as Error).message}`);
+    process.exitCode = 2;
+  }
+}

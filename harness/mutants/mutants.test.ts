@@ -1,0 +1,41 @@
+// The suite must catch deliberately broken targets: each mutant runs through `--target-cmd` and must fail on its requirement.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../runner/paths.ts';
+
+const reports = mkdtempSync(join(tmpdir(), 'credit402-mutants-'));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
+
+/** Runs `npm run conformance` against a mutant; resolves to the exit code and the console report. */
+function conformance(mutant: string, tags: string): Promise<{ code: number | null; output: string }> {
+  const targetCmd = `"${process.execPath}" --import tsx harness/mutants/${mutant}.ts`;
+  const args = ['--import', 'tsx', 'harness/run-conformance.ts', '--target-cmd', targetCmd, '--tags', tags, '--emulator-port', '0', '--reports', join(reports, mutant)];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+/** The requirement IDs listed under "requirements failed". */
+function failedRequirements(output: string): string[] {
+  const section = output.split('requirements failed:')[1] ?? '';
+  return [...section.matchAll(/^ {2}(CR-\d+\.\d+)\b/gm)].map((match) => match[1] ?? '');
+}
+
+describe('mutants', () => {
+  it('CR-7.14: a target charging ⌊units/100⌋ cents fails the cents-rounding scenarios', async () => {
+    const { code, output } = await conformance('round-down', '@CR-7.14');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-7.14');
+  });
+
+  it('CR-7.3: a target deriving the clientId from the PaymentMethod id fails the identity scenarios', async () => {
+    const { code, output } = await conformance('client-id-from-payment-method', '@CR-7.3');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-7.3');
+  });
+});

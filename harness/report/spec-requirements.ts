@@ -1,0 +1,67 @@
+// Reads the requirement IDs of spec/protocol.md: `**CR-x.y Title.**` paragraphs with their (internal)/(construction)/Deprecated markers.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compareIds } from './requirement-ids.ts';
+
+/** One requirement of the protocol. */
+export interface Requirement {
+  id: string;
+  title: string;
+  section: number;
+  /** Checkable only inside an implementation. */
+  internal: boolean;
+  /** Checked by constructing a target with a configuration. */
+  construction: boolean;
+  deprecated: boolean;
+  /** §13 decisions: the IDs named after "Applied in" (ranges expanded against the spec's own IDs). */
+  appliedIn: string[];
+}
+
+export const SPEC_PATH = fileURLToPath(new URL('../../spec/protocol.md', import.meta.url));
+
+const HEADING = /^\*\*(CR-(\d+)\.(\d+)) (.+?)\*\*(.*)$/;
+const ID = /CR-\d+\.\d+/g;
+const RANGE = /(CR-\d+\.\d+)\s*(?:–|-|…|\.\.\.)\s*(CR-\d+\.\d+)/g;
+export const DECISIONS_SECTION = 13;
+
+function expandApplied(text: string, known: readonly string[]): string[] {
+  const at = text.indexOf('Applied in');
+  if (at === -1) return [];
+  const applied = text.slice(at);
+  const ids = new Set(applied.match(ID) ?? []);
+  for (const [, from = '', to = ''] of applied.matchAll(RANGE)) {
+    for (const id of known) if (compareIds(id, from) >= 0 && compareIds(id, to) <= 0) ids.add(id);
+  }
+  return [...ids].filter((id) => known.includes(id)).sort(compareIds);
+}
+
+/** Parses the requirement headings of a protocol document; throws on an ID defined twice. */
+export function parseRequirements(markdown: string): Requirement[] {
+  const found: Array<Requirement & { rest: string }> = [];
+  for (const line of markdown.split('\n')) {
+    const match = HEADING.exec(line);
+    if (!match) continue;
+    const [, id = '', section = '', , title = '', rest = ''] = match;
+    if (found.some((requirement) => requirement.id === id)) throw new Error(`${id} is defined twice`);
+    found.push({
+      id,
+      title: title.replace(/\.$/, '').replace(/`/g, ''),
+      section: Number(section),
+      internal: /\(internal\b/.test(rest),
+      construction: /\(construction\b/.test(rest),
+      deprecated: /^\s*[*_]*Deprecated\b/.test(rest),
+      appliedIn: [],
+      rest,
+    });
+  }
+  const known = found.map((requirement) => requirement.id);
+  return found.map(({ rest, ...requirement }) => ({
+    ...requirement,
+    appliedIn: requirement.section === DECISIONS_SECTION ? expandApplied(rest, known) : [],
+  }));
+}
+
+/** Reads and parses spec/protocol.md (or another path). */
+export function readRequirements(path: string = SPEC_PATH): Requirement[] {
+  return parseRequirements(readFileSync(path, 'utf8'));
+}

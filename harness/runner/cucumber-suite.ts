@@ -1,0 +1,90 @@
+// Runs the Gherkin suite through cucumber's JavaScript API, with the kit's console formatter and file reports.
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } from '@cucumber/cucumber/api';
+import { ROOT, TSX_LOADER } from './paths.ts';
+
+/** What the World receives (cucumber `worldParameters`). */
+export interface WorldParameters {
+  targetUrl: string;
+  emulatorUrl: string;
+  profilePath: string;
+  [key: string]: string;
+}
+
+/** Where the suite lives and how to run it. */
+export interface SuiteOptions {
+  /** Directory the globs are relative to; default: the repository root. */
+  cwd?: string;
+  /** Feature globs; default `features/**\/*.feature`. */
+  paths?: string[];
+  /** Support-code globs loaded with import(); default the World and the steps. */
+  imports?: string[];
+  tags?: string;
+  parallel?: number;
+  /** Report files go here (relative to cwd); default `reports`. */
+  reportsDir?: string;
+  /** The console report's stream; default process.stdout. */
+  stdout?: Writable;
+}
+
+const CONSOLE_FORMATTER = new URL('../report/console-formatter.ts', import.meta.url).href;
+
+/** Report file names under the reports directory. */
+const REPORT_FILES = { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html' } as const;
+
+async function configure(options: SuiteOptions, worldParameters: WorldParameters | Record<string, never>): Promise<IRunConfiguration> {
+  const cwd = options.cwd ?? ROOT;
+  const reports = options.reportsDir ?? 'reports';
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: options.paths ?? ['features/**/*.feature'],
+        import: options.imports ?? ['harness/world/**/*.ts', 'harness/steps/**/*.ts'],
+        ...(options.tags ? { tags: options.tags } : {}),
+        parallel: options.parallel ?? 0,
+        worldParameters,
+        strict: true,
+      },
+    },
+    { cwd },
+  );
+  const files = {
+    [join(reports, REPORT_FILES.junit)]: 'junit',
+    [join(reports, REPORT_FILES.json)]: 'json',
+    [join(reports, REPORT_FILES.html)]: 'html',
+  };
+  runConfiguration.formats = {
+    stdout: CONSOLE_FORMATTER,
+    files,
+    publish: false,
+    options: { junit: { suiteName: 'credit402 conformance' }, credit402: { reports: Object.keys(files) } },
+  };
+  return runConfiguration;
+}
+
+/** The scenarios the options select, checked before anything is started (parse errors and bad tag expressions throw). */
+export async function planSuite(options: SuiteOptions): Promise<{ scenarios: number }> {
+  const configuration = await configure(options, {});
+  const { plan, errors } = await loadSources(configuration.sources, { cwd: options.cwd ?? ROOT });
+  if (errors.length > 0) {
+    throw new Error(errors.map((error) => `${error.uri}:${error.location.line}: ${error.message}`).join('\n'));
+  }
+  return { scenarios: plan.length };
+}
+
+/** Runs the suite; resolves to cucumber's verdict (false on any failed, undefined, pending or ambiguous step). */
+export async function runSuite(options: SuiteOptions, worldParameters: WorldParameters): Promise<boolean> {
+  const cwd = options.cwd ?? ROOT;
+  const configuration = await configure(options, worldParameters);
+  // Parallel workers are fresh Node processes: make them load TypeScript support code too.
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import ${TSX_LOADER}`].filter(Boolean).join(' ');
+  const { success } = await runCucumber(configuration, {
+    cwd,
+    env: { ...process.env, NODE_OPTIONS: nodeOptions },
+    stdout: options.stdout ?? process.stdout,
+    stderr: process.stderr,
+  });
+  return success;
+}

@@ -1,0 +1,47 @@
+// The Stripe emulator of a run: started in-process on the profile's fixed address, or one already running.
+import { startEmulator } from '../emulator/index.ts';
+
+/** The emulator the suite and the target use. */
+export interface RunEmulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function answersAsEmulator(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/_emulator`, { signal: AbortSignal.timeout(2000) });
+    return response.ok && ((await response.json()) as { ok?: unknown }).ok === true;
+  } catch {
+    return false;
+  }
+}
+
+function portTakenMessage(host: string, port: number, isEmulator: boolean): string {
+  const holder = isEmulator
+    ? `a credit402 Stripe emulator already listens there: probably another conformance run or \`npm run emulator\``
+    : `another program listens there (see \`ss -ltnp 'sport = :${port}'\`)`;
+  return [
+    `cannot start the Stripe emulator on ${host}:${port}: the port is taken; ${holder}.`,
+    `Stop it, or run with --emulator-port N (0 = any free port; a --target must then use that address itself),`,
+    `or with --emulator-url http://${host}:${port} to use the running emulator.`,
+  ].join('\n');
+}
+
+/** Starts the emulator on host:port with a clear error when the port is taken. */
+export async function startRunEmulator(host: string, port: number): Promise<RunEmulator> {
+  try {
+    const emulator = await startEmulator({ host, port });
+    return { url: emulator.url, close: () => emulator.close() };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(portTakenMessage(host, port, await answersAsEmulator(`http://${host}:${port}`)));
+  }
+}
+
+/** Checks that `url` is a running emulator (its control API answers); nothing to stop afterwards. */
+export async function useRunningEmulator(url: string): Promise<RunEmulator> {
+  if (!(await answersAsEmulator(url))) {
+    throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${url}/_emulator); start one with \`npm run emulator -- --port N\``);
+  }
+  return { url, close: async () => {} };
+}

@@ -1,0 +1,41 @@
+// The conformance profile: where it lives, reading it, and the text `--print-profile` shows.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of harness/conformance-profile.json. */
+export const PROFILE_PATH = fileURLToPath(new URL('../conformance-profile.json', import.meta.url));
+
+/** The fields of the profile the runner itself uses. */
+export interface ConformanceProfile {
+  /** The emulator's fixed address every target is pointed at, e.g. http://127.0.0.1:12111. */
+  stripeApi: string;
+  [field: string]: unknown;
+}
+
+/** Reads and minimally checks a profile file. */
+export function readProfile(path: string = PROFILE_PATH): ConformanceProfile {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  if (typeof profile !== 'object' || profile === null || typeof (profile as { stripeApi?: unknown }).stripeApi !== 'string') {
+    throw new Error(`${path}: a conformance profile must be a JSON object with a "stripeApi" URL`);
+  }
+  return profile as ConformanceProfile;
+}
+
+/** Host and port of the profile's fixed emulator address. */
+export function emulatorAddress(profile: ConformanceProfile): { host: string; port: number } {
+  const url = new URL(profile.stripeApi);
+  return { host: url.hostname, port: Number(url.port || 80) };
+}
+
+/** The comment printed (to stderr) before the profile JSON by `--print-profile`. */
+export function profileComment(path: string = PROFILE_PATH): string {
+  return [
+    `# credit402 conformance profile (${path}); every field is explained in harness/PROFILE.md.`,
+    '# A target under test must:',
+    '#  - gate exactly "routes" with their prices, serve "freeRoutes" ungated, and use the keys, serverSecret,',
+    '#    serviceName and customerMetadataKey given here;',
+    '#  - answer every route with status 200 and a JSON body {"route": "<METHOD> <path>"} when its handler runs;',
+    '#  - send every Stripe API call to "stripeApi" (the emulator), or to STRIPE_API_BASE when the runner sets it;',
+    '#  - with --target-cmd: read the profile from CREDIT402_PROFILE and listen on 127.0.0.1:$PORT.',
+  ].join('\n');
+}

@@ -1,0 +1,63 @@
+// One conformance run: emulator, target, suite, reports; everything started is stopped again, whatever happens.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunOptions } from './cli-options.ts';
+import { planSuite, runSuite, type SuiteOptions } from './cucumber-suite.ts';
+import { ROOT } from './paths.ts';
+import { startRunEmulator, useRunningEmulator } from './emulator.ts';
+import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
+import { startTarget } from './target.ts';
+import { Teardown } from './teardown.ts';
+
+/** Overrides for tests: where the suite lives, and which profile. */
+export interface RunEnvironment extends Pick<SuiteOptions, 'cwd' | 'paths' | 'imports' | 'stdout'> {
+  profilePath?: string;
+}
+
+const say = (line: string): void => void process.stderr.write(`conformance: ${line}\n`);
+
+/** Runs the suite against the chosen target; resolves to the exit code (0 = every scenario passed). */
+export async function runConformance(options: RunOptions, environment: RunEnvironment = {}): Promise<number> {
+  const profilePath = environment.profilePath ?? PROFILE_PATH;
+  const { reportsDir } = options;
+  const suite: SuiteOptions = { ...environment, reportsDir, parallel: options.parallel, ...(options.tags ? { tags: options.tags } : {}) };
+  let scenarios: number;
+  try {
+    ({ scenarios } = await planSuite(suite));
+  } catch (error) {
+    const { message, cause } = error as Error;
+    say(`cannot load the suite: ${message}${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    return 2;
+  }
+  if (scenarios === 0) {
+    say(options.tags ? `no scenario matches --tags "${options.tags}"` : 'no scenarios found (features/**/*.feature)');
+    return 2;
+  }
+  const teardown = new Teardown();
+  const unsubscribe = teardown.handleSignals();
+  try {
+    const fixed = emulatorAddress(readProfile(profilePath));
+    const emulator = options.emulatorUrl
+      ? await useRunningEmulator(options.emulatorUrl)
+      : await startRunEmulator(fixed.host, options.emulatorPort ?? fixed.port);
+    teardown.add('the Stripe emulator', () => emulator.close());
+    say(`Stripe emulator at ${emulator.url}${options.emulatorUrl ? ' (already running)' : ''}`);
+    const reportsPath = resolve(environment.cwd ?? ROOT, reportsDir);
+    mkdirSync(reportsPath, { recursive: true });
+    const logFile = join(reportsPath, 'target.log');
+    const target = await startTarget(options.target, { emulatorUrl: emulator.url, profilePath, teardown, logFile });
+    say(`target: ${target.description} at ${target.url}`);
+    const selection = [options.tags && `--tags "${options.tags}"`, options.parallel > 1 && `${options.parallel} workers`].filter(Boolean).join(', ');
+    say(`running ${scenarios} scenario${scenarios === 1 ? '' : 's'}${selection ? ` (${selection})` : ''}`);
+    const success = await runSuite(suite, { targetUrl: target.url, emulatorUrl: emulator.url, profilePath });
+    const exit = target.group?.exitStatus();
+    if (exit) say(`the target ${exit} during the run; its last output:\n${target.group?.tail().join('\n')}`);
+    return success ? 0 : 1;
+  } catch (error) {
+    if (!teardown.started) say((error as Error).message);
+    return 2;
+  } finally {
+    await teardown.run();
+    unsubscribe();
+  }
+}

@@ -1,0 +1,49 @@
+// `npm test`: vitest, the coverage check, then the conformance suite against the reference on three set-ups; one total line.
+import { spawn } from 'node:child_process';
+
+interface Step {
+  name: string;
+  args: string[];
+}
+
+const STEPS: Step[] = [
+  { name: 'unit and integration tests', args: ['vitest', 'run'] },
+  { name: 'requirement coverage', args: ['tsx', 'harness/coverage.ts'] },
+  { name: 'conformance: fastify + sqlite', args: ['tsx', 'harness/run-conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
+  { name: 'conformance: fastify + redis', args: ['tsx', 'harness/run-conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
+  { name: 'conformance: express + sqlite', args: ['tsx', 'harness/run-conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
+];
+
+const SUMMARY = /^(\d+) passed, (\d+) failed/m;
+
+function run(step: Step): Promise<{ code: number; passed: number; failed: number }> {
+  return new Promise((resolve) => {
+    process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
+    const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      process.stdout.write(chunk);
+    });
+    child.on('close', (code) => {
+      const lines = output.trimEnd().split('\n');
+      const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
+      const passed = summary ? Number(summary[1]) : 0;
+      const failed = summary ? Number(summary[2]) : 0;
+      resolve({ code: code ?? 1, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) });
+    });
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const failedSteps: string[] = [];
+for (const step of STEPS) {
+  const result = await run(step);
+  passed += result.passed;
+  failed += result.failed;
+  if (result.code !== 0) failedSteps.push(step.name);
+}
+if (failedSteps.length > 0) process.stdout.write(`\nfailed: ${failedSteps.join('; ')}\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(failedSteps.length > 0 ? 1 : 0);
