@@ -33,6 +33,14 @@ describe('mutants', () => {
     expect(failedRequirements(output), output).toContain('CR-7.14');
   });
 
+  it('CR-6.2: a target whose payment-response breaks its JSON Schema fails, and the report shows the schema error', async () => {
+    const { code, output } = await conformance('string-credits', '@CR-6.2');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-6.2');
+    expect(output).toContain('breaks its JSON Schema');
+    expect(output).toContain('/creditsRemaining must be integer');
+  });
+
   it('CR-7.3: a target deriving the clientId from the PaymentMethod id fails the identity scenarios', async () => {
     const { code, output } = await conformance('client-id-from-payment-method', '@CR-7.3');
     expect(code, output).toBe(1);

@@ -1,5 +1,5 @@
 // Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
-import { createGate } from '../../reference/gate/gate.ts';
+import { createGate, type Gate } from '../../reference/gate/gate.ts';
 import type { Processor } from '../../reference/processor/processor.ts';
 import { StripeProcessor } from '../../reference/processor/stripe-processor.ts';
 import { buildStore } from '../../reference/server/build-store.ts';
@@ -20,7 +20,11 @@ export function wrapProcessor(inner: Processor, overrides: Partial<Processor>): 
  * Starts the mutant as a conformance target: profile from CREDIT402_PROFILE, port from PORT, Stripe API from
  * STRIPE_API_BASE (what `--target-cmd` provides), a fresh memory store, the reference's Fastify app.
  */
-export async function serveMutant(name: string, mutate: (processor: Processor) => Processor): Promise<void> {
+export async function serveMutant(
+  name: string,
+  mutate: (processor: Processor) => Processor,
+  mutateGate: (gate: Gate) => Gate = (gate) => gate,
+): Promise<void> {
   const profilePath = process.env.CREDIT402_PROFILE;
   if (!profilePath) throw new Error(`mutant ${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
   const config = loadServerConfig({ profilePath, env: process.env });
@@ -31,14 +35,14 @@ export async function serveMutant(name: string, mutate: (processor: Processor) =
     ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
   });
   const store = await buildStore({ kind: 'memory' });
-  const gate = createGate({
+  const gate = mutateGate(createGate({
     stripePublishableKey: config.stripePublishableKey,
     serverSecret: config.serverSecret,
     store,
     routes: config.routes,
     processor: mutate(processor),
     ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-  });
+  }));
   const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes));
   await app.listen({ host: config.host, port: config.port });
   console.log(`mutant ${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { answerOf, singleHeader, type Answer, type Exchange } from './exchange.ts';
 import { CLIENT_ID_SHAPE } from './expectations.ts';
+import { expectSchemaValid } from './schema-check.ts';
 
 /** A decoded PaymentResponse of a served request. */
 export interface PaymentResponse {
@@ -37,6 +38,7 @@ export function decodedChallenge(answer: Answer, exchange: Exchange): Record<str
 export function expectChallenge(exchange: Exchange, expected: Record<string, unknown>, kind: 'plain' | 'insufficient'): void {
   const answer = answerOf(exchange);
   assert.equal(answer.status, 402, `a challenge has status 402: ${label(exchange)}`);
+  expectSchemaValid(exchange);
   const decoded = decodedChallenge(answer, exchange);
   assert.equal(answer.headers['payment-response'], undefined, 'a challenge must not carry payment-response');
   assert.equal(answer.headers['retry-after'], undefined, 'a challenge must not carry Retry-After');
@@ -58,6 +60,7 @@ export function expectChallenge(exchange: Exchange, expected: Record<string, unk
 export function expectPaymentError(exchange: Exchange, code: string, message?: string): string {
   const answer = answerOf(exchange);
   assert.equal(answer.status, 402, `a payment error has status 402: ${label(exchange)}`);
+  expectSchemaValid(exchange);
   expectJsonMedia(answer, exchange);
   assert.equal(answer.headers['payment-required'], undefined, 'a payment error must not carry payment-required');
   assert.equal(answer.headers['payment-response'], undefined, 'a payment error must not carry payment-response');
@@ -85,6 +88,7 @@ export function handlerRan(exchange: Exchange, routeKey: string): boolean {
 export function expectServed(exchange: Exchange, routeKey: string): PaymentResponse {
   const answer = answerOf(exchange);
   assert.ok(handlerRan(exchange, routeKey), `the handler of ${routeKey} should have run: ${label(exchange)}`);
+  expectSchemaValid(exchange);
   assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required');
   assert.ok(answer.paymentResponse, `a served answer carries payment-response: ${label(exchange)}`);
   assert.ok(answer.paymentResponse.ok, `payment-response is not strict base64 JSON: ${answer.paymentResponse.ok ? '' : answer.paymentResponse.reason}`);
