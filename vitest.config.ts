@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['reference/**/*.test.ts', 'harness/**/*.test.ts', 'tools/**/*.test.ts', 'schemas/**/*.test.ts'],
+    include: ['reference/**/*.test.ts', 'harness/**/*.test.ts', 'tools/**/*.test.ts', 'schemas/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './tools/summary-reporter.ts'],

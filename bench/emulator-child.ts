@@ -1,0 +1,6 @@
+// Bench child process: runs the Stripe emulator on a free loopback port.
+import { startEmulator } from '../harness/emulator/index.ts';
+import { serveParent } from './child-ipc.ts';
+
+const emulator = await startEmulator({ port: 0 });
+serveParent({ url: emulator.url, controlUrl: emulator.controlUrl, port: emulator.port }, () => emulator.close());

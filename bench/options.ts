@@ -1,0 +1,143 @@
+// Command-line options of `npm run bench`: parsing, defaults, the --quick preset and the usage text.
+import { parseArgs } from 'node:util';
+
+/** The reference server's frameworks. */
+export const FRAMEWORKS = ['fastify', 'express'] as const;
+/** The reference server's stores. */
+export const STORES = ['memory', 'sqlite', 'redis'] as const;
+/** A framework the bench runs. */
+export type Framework = (typeof FRAMEWORKS)[number];
+/** A store the bench runs. */
+export type StoreKind = (typeof STORES)[number];
+
+/** One server configuration under test, named `<framework>-<store>`. */
+export interface BenchConfig {
+  name: string;
+  framework: Framework;
+  store: StoreKind;
+}
+
+/** Everything one bench run is asked to do. */
+export interface BenchOptions {
+  /** Seconds per measurement. */
+  duration: number;
+  /** Seconds of warm-up per route before the measurements. */
+  warmup: number;
+  connections: number;
+  repetitions: number;
+  configs: BenchConfig[];
+  /** Seconds of sustained gated load for the RSS check; 0 skips it. */
+  soak: number;
+  /** The configuration the soak and the first-payment measurements run on. */
+  soakConfig: BenchConfig;
+  /** Number of first payments (one new card each); 0 skips that measurement. */
+  payments: number;
+  paymentConcurrency: number;
+  /** Time a full conformance run. */
+  conformance: boolean;
+  /** JSON report path; default reports/bench-<ISO timestamp>.json. */
+  out?: string;
+  /** Directory for `node --cpu-prof` profiles of the server children. */
+  cpuProfDir?: string;
+  quick: boolean;
+}
+
+/** The help text of `npm run bench -- --help`. */
+export const USAGE = `usage: npm run bench -- [options]
+
+Measures the credit402 gate on loopback: ungated vs gated requests per second and latency for each
+framework and store, the first-payment path, the server's RSS under sustained load, and the wall time
+of a full conformance run. Prints a markdown table and writes reports/bench-<timestamp>.json.
+
+  --duration S          seconds per measurement (default 5)
+  --warmup S            seconds of warm-up per route (default 1)
+  --connections N       concurrent connections (default 10)
+  --repetitions N       interleaved ungated/gated pairs; the median is reported (default 3)
+  --only A,B            configurations, e.g. fastify-memory,express-redis (default: all six)
+  --soak S              seconds of sustained gated load for the RSS check; 0 skips (default 30)
+  --soak-config NAME    configuration of the soak and first-payment runs (default fastify-sqlite)
+  --payments N          first payments with a new card each; 0 skips (default 200)
+  --payment-concurrency N  concurrent first payments (default 10)
+  --no-conformance      do not time a full conformance run
+  --out FILE            where the JSON report goes
+  --cpu-prof DIR        run the server children under node --cpu-prof, profiles in DIR/<config>/
+                        (summarize the largest with tsx bench/profile-summary.ts FILE)
+  --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, no soak, no conformance
+  -h, --help            print this text`;
+
+/** A command-line mistake; the message is meant for the user. */
+export class BenchUsageError extends Error {
+  override name = 'BenchUsageError';
+}
+
+function numberOption(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < min) throw new BenchUsageError(`--${name} must be a number of at least ${min}, got "${value}"`);
+  return number;
+}
+
+function integerOption(name: string, value: string | undefined, fallback: number, min: number): number {
+  const number = numberOption(name, value, fallback, min);
+  if (!Number.isInteger(number)) throw new BenchUsageError(`--${name} must be an integer, got "${value}"`);
+  return number;
+}
+
+/** Every configuration, stores outermost so the table groups by store. */
+export function allConfigs(): BenchConfig[] {
+  return STORES.flatMap((store) => FRAMEWORKS.map((framework) => ({ name: `${framework}-${store}`, framework, store })));
+}
+
+function pickConfig(name: string, known: BenchConfig[]): BenchConfig {
+  const config = known.find((candidate) => candidate.name === name);
+  if (config === undefined) throw new BenchUsageError(`unknown configuration "${name}"; known: ${known.map((c) => c.name).join(', ')}`);
+  return config;
+}
+
+/** Parses the bench's arguments; resolves `help` when the usage was asked for. */
+export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args,
+    allowNegative: true,
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      repetitions: { type: 'string' },
+      only: { type: 'string' },
+      soak: { type: 'string' },
+      'soak-config': { type: 'string' },
+      payments: { type: 'string' },
+      'payment-concurrency': { type: 'string' },
+      conformance: { type: 'boolean' },
+      out: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      quick: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const known = allConfigs();
+  const configs = values.only === undefined ? known : values.only.split(',').filter(Boolean).map((name) => pickConfig(name.trim(), known));
+  if (configs.length === 0) throw new BenchUsageError('--only names no configuration');
+  const soakName = values['soak-config'];
+  const soakConfig = soakName !== undefined
+    ? pickConfig(soakName, known)
+    : (configs.find((config) => config.name === 'fastify-sqlite') ?? (configs[0] as BenchConfig));
+  return {
+    duration: numberOption('duration', values.duration, quick ? 1 : 5, 0.2),
+    warmup: numberOption('warmup', values.warmup, quick ? 0.25 : 1, 0),
+    connections: integerOption('connections', values.connections, 10, 1),
+    repetitions: integerOption('repetitions', values.repetitions, quick ? 1 : 3, 1),
+    configs,
+    soak: numberOption('soak', values.soak, quick ? 0 : 30, 0),
+    soakConfig,
+    payments: integerOption('payments', values.payments, quick ? 20 : 200, 0),
+    paymentConcurrency: integerOption('payment-concurrency', values['payment-concurrency'], 10, 1),
+    conformance: values.conformance ?? !quick,
+    ...(values.out === undefined ? {} : { out: values.out }),
+    ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
+    quick,
+  };
+}

@@ -1,0 +1,19 @@
+// Bench child process: runs one reference server (framework, store, Stripe API URL given as JSON in argv[2]).
+import { loadServerConfig, type StoreConfig } from '../reference/server/server-config.ts';
+import { startReferenceServer } from '../reference/server/start-server.ts';
+import { serveParent } from './child-ipc.ts';
+
+/** What the bench passes to a server child. */
+export interface ServerChildSpec {
+  framework: 'fastify' | 'express';
+  store: StoreConfig;
+  stripeApi: string;
+}
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as ServerChildSpec;
+const config = loadServerConfig({
+  env: {},
+  overrides: { port: 0, framework: spec.framework, store: spec.store, stripeApi: spec.stripeApi },
+});
+const server = await startReferenceServer(config);
+serveParent({ url: server.url }, () => server.close());

@@ -1,0 +1,68 @@
+// The store each bench configuration runs on: a fresh temp SQLite file or a unique Redis prefix, removed afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import type { StoreConfig } from '../reference/server/server-config.ts';
+import type { StoreKind } from './options.ts';
+
+/** A store configuration for one server, and how to remove what it left. */
+export interface PreparedStore {
+  config: StoreConfig;
+  /** Where it lives, for the report: a file path or a Redis key prefix. */
+  location: string;
+  cleanup(): Promise<void>;
+}
+
+/** The Redis server the bench uses: REDIS_URL or the local default. */
+export function redisUrl(): string {
+  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+/** Resolves to null when Redis answers PING, else to the reason it does not. */
+export async function redisUnavailable(): Promise<string | null> {
+  const client = createClient({ url: redisUrl(), socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    return null;
+  } catch (error) {
+    return `Redis at ${redisUrl()} does not answer: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    if (client.isOpen) client.destroy();
+  }
+}
+
+async function deleteRedisPrefix(prefix: string): Promise<void> {
+  const client = createClient({ url: redisUrl() });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    let cursor = '0';
+    do {
+      const reply = await client.scan(cursor, { MATCH: `${prefix}*`, COUNT: 1000 });
+      cursor = String(reply.cursor);
+      if (reply.keys.length > 0) await client.unlink(reply.keys);
+    } while (cursor !== '0');
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Prepares an empty store of `kind`, unique to this run (`runId`) and configuration (`name`). */
+export function prepareStore(kind: StoreKind, runId: string, name: string): PreparedStore {
+  switch (kind) {
+    case 'memory':
+      return { config: { kind }, location: 'server memory', cleanup: async () => {} };
+    case 'sqlite': {
+      const dir = mkdtempSync(join(tmpdir(), 'credit402-bench-'));
+      const path = join(dir, `${name}.db`);
+      return { config: { kind, path }, location: path, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    }
+    case 'redis': {
+      const keyPrefix = `credit402-bench:${runId}:${name}:`;
+      return { config: { kind, url: redisUrl(), keyPrefix }, location: `${redisUrl()} ${keyPrefix}*`, cleanup: () => deleteRedisPrefix(keyPrefix) };
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The bench's performance targets and their verdicts against one run's figures.
+import type { ConformanceResult } from './conformance.ts';
+import type { HotPathResult } from './hot-path.ts';
+import type { SoakResult } from './soak.ts';
+
+/** Gated/ungated throughput each store should keep at least. */
+export const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6 };
+/** p99 latency of the gated hot path, in ms, at the bench's concurrency. */
+export const GATED_P99_TARGET_MS = 5;
+/** RSS growth over the soak, in MB. */
+export const SOAK_GROWTH_TARGET_MB = 50;
+/** Wall time of a full conformance run, in seconds. */
+export const CONFORMANCE_TARGET_S = 30;
+
+/** One target with what was measured. */
+export interface TargetVerdict {
+  target: string;
+  measured: string;
+  verdict: 'met' | 'missed' | 'not measured';
+}
+
+function verdict(met: boolean): 'met' | 'missed' {
+  return met ? 'met' : 'missed';
+}
+
+/** Verdicts for every target the run measured (and the others marked as not measured). */
+export function evaluateTargets(
+  hotPaths: HotPathResult[],
+  soak: SoakResult | undefined,
+  conformance: ConformanceResult | undefined,
+  soakSeconds: number,
+): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [];
+  for (const result of hotPaths) {
+    const goal = RATIO_TARGETS[result.store] ?? 1;
+    verdicts.push({ target: `${result.config}: gated/ungated ≥ ${goal}`, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
+  }
+  for (const result of hotPaths) {
+    verdicts.push({
+      target: `${result.config}: gated p99 < ${GATED_P99_TARGET_MS} ms`,
+      measured: `${result.gated.p99.toFixed(2)} ms`,
+      verdict: verdict(result.gated.p99 < GATED_P99_TARGET_MS),
+    });
+  }
+  verdicts.push(
+    soak === undefined
+      ? { target: `RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soakSeconds || 30} s`, measured: 'skipped', verdict: 'not measured' }
+      : {
+          target: `${soak.config}: RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soak.seconds} s`,
+          measured: `${soak.growthMB.toFixed(1)} MB (${soak.rssStartMB} → ${soak.rssEndMB} MB, ${soak.requests} requests)`,
+          verdict: verdict(soak.growthMB < SOAK_GROWTH_TARGET_MB),
+        },
+  );
+  const conformanceTarget = `full conformance run < ${CONFORMANCE_TARGET_S} s`;
+  if (conformance === undefined) verdicts.push({ target: conformanceTarget, measured: 'skipped', verdict: 'not measured' });
+  else if (conformance.status === 'passed') {
+    verdicts.push({ target: conformanceTarget, measured: `${conformance.seconds.toFixed(1)} s`, verdict: verdict(conformance.seconds < CONFORMANCE_TARGET_S) });
+  } else {
+    const after = conformance.seconds === undefined ? '' : ` after ${conformance.seconds.toFixed(1)} s`;
+    verdicts.push({ target: conformanceTarget, measured: `not available (${conformance.reason}${after})`, verdict: 'not measured' });
+  }
+  return verdicts;
+}
