@@ -1,6 +1,6 @@
 // Unit tests for configuration errors raised when credit402 is constructed.
 import { describe, expect, it } from 'vitest';
-import { createCredit402, type Credit402Options } from './credit402.ts';
+import { createCredit402, createCredit402Webhooks, type Credit402Options } from './credit402.ts';
 import { MemoryStore } from './stores/memory-store.ts';
 
 const valid = (): Credit402Options => ({
@@ -35,7 +35,33 @@ describe('createCredit402 configuration (CR-2.3, CR-2.4, CR-2.5, CR-2.6, CR-2.7,
     ['ERR_SERVICE_NAME', { serviceName: ' ' }],
     ['ERR_CUSTOMER_METADATA_KEY', { customerMetadataKey: 'bad key!' }],
     ['ERR_ROUTES', { routes: {} }],
+    ['ERR_STORE', { store: Object.assign(new MemoryStore(), { hasCredit: 5 }) as never }],
+    ['ERR_STORE', { store: Object.assign(new MemoryStore(), { releaseLock: undefined }) as never }],
+    ['ERR_LOCK', { lockWaitMs: -1 }],
+    ['ERR_LOCK', { lockTtlMs: 0 }],
+    ['ERR_LOCK', { lockTtlMs: 1.5 }],
+    ['ERR_REFUND_ON_HANDLER_ERROR', { refundOnHandlerError: 'yes' as never }],
   ])('rejects with %s', (code, change) => {
     expect(codeOf({ ...valid(), ...change })).toBe(code);
+  });
+});
+
+describe('createCredit402Webhooks configuration', () => {
+  const base = { stripeSecretKey: 'sk_test_abc', store: new MemoryStore() };
+  const codeOfWebhooks = (options: Parameters<typeof createCredit402Webhooks>[0]) => {
+    try {
+      createCredit402Webhooks(options);
+      return undefined;
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+  };
+
+  it('accepts a whsec_ secret and rejects anything else, or a store without reversals', () => {
+    expect(codeOfWebhooks({ ...base, stripeWebhookSecret: 'whsec_abc123' })).toBeUndefined();
+    expect(codeOfWebhooks({ ...base, stripeWebhookSecret: undefined as never })).toBe('ERR_WEBHOOK_SECRET');
+    expect(codeOfWebhooks({ ...base, stripeWebhookSecret: 'sk_test_abc' })).toBe('ERR_WEBHOOK_SECRET');
+    expect(codeOfWebhooks({ ...base, stripeWebhookSecret: 'whsec_abc', store: Object.assign(new MemoryStore(), { reverseTopUp: undefined }) })).toBe('ERR_STORE');
+    expect(codeOfWebhooks({ ...base, stripeWebhookSecret: 'whsec_abc', stripeSecretKey: 'nope' })).toBe('ERR_STRIPE_SECRET_KEY');
   });
 });

@@ -4,6 +4,7 @@ import { createGate, type Gate } from './gate/gate.ts';
 import { publishableKeyMode, secretKeyMode } from './config/stripe-keys.ts';
 import type { GateOptions } from './gate/options.ts';
 import { StripeProcessor, type StripeApiBase } from './processor/stripe-processor.ts';
+import { createWebhookHandler, type WebhookHandler } from './webhooks/webhook-handler.ts';
 
 /** The seed's server configuration plus the project's options. */
 export interface Credit402Options extends Omit<GateOptions, 'processor'> {
@@ -17,16 +18,40 @@ export interface Credit402Options extends Omit<GateOptions, 'processor'> {
   stripeTimeoutMs?: number;
 }
 
+/** Options of {@link createCredit402Webhooks}: the Stripe side of {@link Credit402Options} plus the signing secret. */
+export interface Credit402WebhookOptions extends Pick<Credit402Options, 'stripeSecretKey' | 'stripeApi' | 'stripeTimeoutMs' | 'store' | 'onError'> {
+  /** Signing secret of the webhook endpoint (`whsec_…`). */
+  stripeWebhookSecret: string;
+}
+
+type StripeSide = Pick<Credit402Options, 'stripeSecretKey' | 'stripeApi' | 'customerMetadataKey' | 'stripeTimeoutMs'> & { stripeWebhookSecret?: string };
+
+function stripeProcessor(options: StripeSide): StripeProcessor {
+  return new StripeProcessor({
+    secretKey: options.stripeSecretKey,
+    ...(options.stripeApi ? { api: options.stripeApi } : {}),
+    ...(options.customerMetadataKey ? { customerMetadataKey: options.customerMetadataKey } : {}),
+    ...(options.stripeTimeoutMs ? { timeoutMs: options.stripeTimeoutMs } : {}),
+    ...(options.stripeWebhookSecret !== undefined ? { webhookSecret: options.stripeWebhookSecret } : {}),
+  });
+}
+
 /** Builds a gate backed by Stripe; throws a Credit402ConfigError when the options are invalid. */
 export function createCredit402(options: Credit402Options): Gate {
   if (secretKeyMode(options.stripeSecretKey) !== publishableKeyMode(options.stripePublishableKey)) {
     throw new Credit402ConfigError('ERR_KEY_MODE_MISMATCH', 'stripeSecretKey and stripePublishableKey must both be test keys or both be live keys');
   }
-  const processor = new StripeProcessor({
-    secretKey: options.stripeSecretKey,
-    ...(options.stripeApi ? { api: options.stripeApi } : {}),
-    ...(options.customerMetadataKey ? { customerMetadataKey: options.customerMetadataKey } : {}),
-    ...(options.stripeTimeoutMs ? { timeoutMs: options.stripeTimeoutMs } : {}),
-  });
-  return createGate({ ...options, processor });
+  return createGate({ ...options, processor: stripeProcessor(options) });
+}
+
+/**
+ * Builds the Stripe webhook engine (mount it with `credit402WebhookFastify` or `credit402WebhookMiddleware`);
+ * throws a Credit402ConfigError (`ERR_WEBHOOK_SECRET`, `ERR_STORE`, …) when the options are invalid.
+ */
+export function createCredit402Webhooks(options: Credit402WebhookOptions): WebhookHandler {
+  if (options.stripeWebhookSecret === undefined) {
+    throw new Credit402ConfigError('ERR_WEBHOOK_SECRET', 'stripeWebhookSecret is required for webhooks (whsec_…)');
+  }
+  const processor = stripeProcessor(options);
+  return createWebhookHandler({ store: options.store, processor, ...(options.onError ? { onError: options.onError } : {}) });
 }

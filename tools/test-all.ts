@@ -1,4 +1,4 @@
-// `npm test`: vitest, the coverage check, then the conformance suite against the reference on three set-ups; one total line.
+// `npm test`: vitest, the coverage check, the conformance suite against the reference on three set-ups, then the crash test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -12,6 +12,7 @@ const STEPS: Step[] = [
   { name: 'conformance: fastify + sqlite', args: ['tsx', 'harness/run-conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis', args: ['tsx', 'harness/run-conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: ['tsx', 'harness/run-conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
+  { name: 'crash test: 200 SIGKILLs per store, sqlite and redis', args: ['tsx', 'tools/crash-test.ts', '--iterations', '200', '--store', 'both'] },
 ];
 
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The PaymentResponse of a paid request, set before the handler runs. */
     credit402?: PaymentResponse;
+    /** Gives the price back (`refundOnHandlerError`); called by the plugin when the answer is 5xx. */
+    credit402Refund?: () => Promise<void>;
   }
 }
 
@@ -18,13 +20,19 @@ export interface Credit402FastifyOptions {
 
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
   fastify.decorateRequest('credit402', undefined);
+  fastify.decorateRequest('credit402Refund', undefined);
   fastify.addHook('onRequest', async (request, reply) => {
     const decision = await gate.handle({ method: request.method, url: request.url, paymentHeader: request.headers.payment });
     if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
     if (decision.action === 'serve') {
       reply.headers(decision.headers);
       request.credit402 = decision.payment;
+      request.credit402Refund = decision.refund;
     }
+  });
+  // A handler that throws is answered 500 by Fastify, so the status covers both failure kinds.
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) await request.credit402Refund?.();
   });
 };
 

@@ -17,7 +17,11 @@ export type ConfigErrorCode =
   | 'ERR_CUSTOMER_METADATA_KEY'
   | 'ERR_STORE'
   | 'ERR_PROCESSOR'
-  | 'ERR_SERVER_CONFIG';
+  | 'ERR_SERVER_CONFIG'
+  | 'ERR_LOCK'
+  | 'ERR_REFUND_ON_HANDLER_ERROR'
+  | 'ERR_WEBHOOK_SECRET'
+  | 'ERR_WEBHOOK_PATH';
 
 /** Thrown when credit402 is configured wrongly; `code` says which rule was broken. */
 export class Credit402ConfigError extends Error {

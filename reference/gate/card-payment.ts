@@ -4,9 +4,11 @@ import { MESSAGES } from '../protocol/constants.ts';
 import { deriveClientId } from '../protocol/identity.ts';
 import { unitsToCents } from '../protocol/units.ts';
 import { PaymentError } from '../processor/processor.ts';
+import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
 import { processorCall, storeCall } from './failures.ts';
+import { withPaymentLock } from './payment-lock.ts';
 import { paymentError, serve } from './responses.ts';
 import { deductPrice } from './spend.ts';
 
@@ -30,10 +32,23 @@ export async function payByCard(
   if (topUp > route.maxTopUp) {
     return paymentError('invalid_payment', `Invalid payment header: topUpAmount must not exceed ${route.maxTopUp} units`);
   }
-  const { store, processor, report } = ctx;
+  const { processor, report } = ctx;
   const fingerprint = await processorCall(report, 'getCardFingerprint', () => processor.getCardFingerprint(paymentMethodId));
   const clientId = deriveClientId(fingerprint, ctx.serverSecret);
+  return withPaymentLock(ctx, clientId, () => chargeAndCredit(ctx, route, { clientId, paymentMethodId, topUp }));
+}
 
+/**
+ * Steps 5.4 to 5.13, run under the client's payment lock: spend an existing balance first (a request
+ * that waited for another payment of the same card is served here), otherwise charge, credit, deduct.
+ */
+async function chargeAndCredit(
+  ctx: GateContext,
+  route: GatedRoute,
+  payer: { clientId: string; paymentMethodId: string; topUp: number },
+): Promise<GateDecision> {
+  const { clientId, paymentMethodId, topUp } = payer;
+  const { store, processor, report } = ctx;
   const existing = await deductPrice(ctx, route, clientId);
   if (existing !== null) return serve(route.key, { success: true, creditsRemaining: existing, clientId });
 
@@ -48,7 +63,7 @@ export async function payByCard(
       customerId,
       description: `${ctx.serviceName} top-up for ${route.description ?? route.path}`,
       idempotencyKey: chargeKey(clientId, client?.topUps ?? 0, paymentMethodId, route, topUp),
-      metadata: { credit402_client_id: clientId, credit402_top_up_units: String(topUp) },
+      metadata: topUpMetadata(clientId, topUp),
     }),
   );
   if (charge.status !== 'succeeded') throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED);

@@ -16,4 +16,6 @@ export interface GateContext {
   serverSecret: string;
   serviceName: string;
   report: ErrorReporter;
+  /** The per-client payment lock's timing, or undefined when the store has no locks. */
+  lock: { waitMs: number; ttlMs: number } | undefined;
 }

@@ -22,6 +22,12 @@ export interface ServeDecision {
   headers: Record<string, string>;
   payment: PaymentResponse;
   routeKey: string;
+  /**
+   * Present when the gate was built with `refundOnHandlerError`: gives the deducted price back to the
+   * balance, at most once however often it is called. Adapters call it when the handler answered 5xx or
+   * threw. It never rejects: a store failure is reported through `onError`.
+   */
+  refund?: () => Promise<void>;
 }
 
 /** Answer now, without calling the handler. */

@@ -84,10 +84,14 @@ describe('gate under store and processor failures', () => {
     expect((attempts[0]?.response as { id: string }).id).toBe(paid.chargeId);
   });
 
-  it('still serves a paid request when the transaction log fails (CR-11.9, CR-13.30)', async () => {
+  it('writes the deduction record with the deduction, so the log is exact (CR-11.8, CR-11.9, CR-13.30)', async () => {
     const card = await createCardPaymentMethod(emulator.url);
-    store.failNext('recordTransaction', 5);
     const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
-    expect(response.status).toBe(200);
+    const { clientId, chargeId } = response.paymentResponse as { clientId: string; chargeId: string };
+    const log = (await store.inner.listTransactions?.(clientId)) ?? [];
+    expect(log.map(({ type, amount, paymentIntentId, resource }) => ({ type, amount, paymentIntentId, resource }))).toEqual([
+      { type: 'topup', amount: 50_000, paymentIntentId: chargeId, resource: undefined },
+      { type: 'deduction', amount: 500, paymentIntentId: undefined, resource: WEATHER },
+    ]);
   });
 });

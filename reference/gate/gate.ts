@@ -6,6 +6,7 @@ import { payByCard } from './card-payment.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
+import { refundOnce } from './handler-refund.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
 import { buildChallenges, paymentError, serve, serviceUnavailable } from './responses.ts';
 import { resolveRoutes } from './routes.ts';
@@ -63,7 +64,7 @@ async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | r
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError } = validateGateOptions(options);
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
     routes.set(key, { ...route, challenges: buildChallenges(route, options.stripePublishableKey) });
@@ -74,6 +75,7 @@ export function createGate(options: GateOptions): Gate {
     serverSecret: options.serverSecret,
     serviceName,
     report: onError,
+    lock,
   };
   return {
     routes,
@@ -82,7 +84,9 @@ export function createGate(options: GateOptions): Gate {
       if (route === undefined) return PASS;
       if (request.paymentHeader === undefined) return route.challenges.plain;
       try {
-        return await decide(ctx, route, request.paymentHeader);
+        const decision = await decide(ctx, route, request.paymentHeader);
+        if (refundOnHandlerError && decision.action === 'serve') decision.refund = refundOnce(ctx, decision.payment.clientId, route.amount);
+        return decision;
       } catch (error) {
         if (error instanceof StoreUnavailableError) return serviceUnavailable(error.message);
         if (error instanceof PaymentError) return paymentError(error.code, error.message);

@@ -21,17 +21,61 @@ export interface GateOptions {
   serviceName?: string;
   /** Called with every store or processor failure (the gate still answers); default: console.error. */
   onError?: ErrorReporter;
+  /**
+   * How long a first payment waits, in ms, while another payment of the same card holds the per-client
+   * payment lock; then it answers 503. Default 10000. Used only when the store has locks.
+   */
+  lockWaitMs?: number;
+  /** Lease of the per-client payment lock in ms, longer than the slowest payment path; default 60000. */
+  lockTtlMs?: number;
+  /**
+   * Give the price back to the balance when the handler answers 5xx or throws (once per request);
+   * default false. Outside conformance (CR-4.7); conformance runs leave it off.
+   */
+  refundOnHandlerError?: boolean;
+}
+
+/** Options after validation, with defaults applied. */
+export interface ResolvedGateOptions {
+  serviceName: string;
+  onError: ErrorReporter;
+  /** The payment lock's timing, or undefined when the store has no locks. */
+  lock: { waitMs: number; ttlMs: number } | undefined;
+  refundOnHandlerError: boolean;
 }
 
 const STORE_METHODS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'close'] as const;
+const OPTIONAL_STORE_METHODS = [
+  'recordTransaction', 'listTransactions', 'hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed', 'acquireLock', 'releaseLock',
+] as const;
 const PROCESSOR_METHODS = ['getCardFingerprint', 'findOrCreateCustomer', 'charge'] as const;
 
 function hasMethods(value: unknown, names: readonly string[]): boolean {
   return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 }
 
+function validateStore(store: unknown): void {
+  if (!hasMethods(store, STORE_METHODS)) {
+    throw new Credit402ConfigError('ERR_STORE', `store must implement ${STORE_METHODS.join(', ')} (see reference/stores/README.md)`);
+  }
+  const record = store as Record<string, unknown>;
+  const broken = OPTIONAL_STORE_METHODS.find((name) => record[name] !== undefined && typeof record[name] !== 'function');
+  if (broken) throw new Credit402ConfigError('ERR_STORE', `store.${broken} must be a function when present`);
+  if ((record.acquireLock === undefined) !== (record.releaseLock === undefined)) {
+    throw new Credit402ConfigError('ERR_STORE', 'store must implement both acquireLock and releaseLock, or neither');
+  }
+}
+
+function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1): number {
+  const resolved = value ?? fallback;
+  if (typeof resolved !== 'number' || !Number.isSafeInteger(resolved) || resolved < min) {
+    throw new Credit402ConfigError('ERR_LOCK', `${name} must be an integer number of milliseconds of at least ${min}, got ${String(value)}`);
+  }
+  return resolved;
+}
+
 /** Validates everything but the routes; throws a Credit402ConfigError naming the broken rule. */
-export function validateGateOptions(options: GateOptions): { serviceName: string; onError: ErrorReporter } {
+export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   if (typeof options !== 'object' || options === null) {
     throw new Credit402ConfigError('ERR_ROUTES', 'options must be an object');
   }
@@ -39,9 +83,7 @@ export function validateGateOptions(options: GateOptions): { serviceName: string
   if (typeof options.serverSecret !== 'string' || options.serverSecret.length < 32) {
     throw new Credit402ConfigError('ERR_SERVER_SECRET', 'serverSecret must be a string of at least 32 characters (for example 32 random bytes in hex)');
   }
-  if (!hasMethods(options.store, STORE_METHODS)) {
-    throw new Credit402ConfigError('ERR_STORE', `store must implement ${STORE_METHODS.join(', ')} (see reference/stores/README.md)`);
-  }
+  validateStore(options.store);
   if (!hasMethods(options.processor, PROCESSOR_METHODS)) {
     throw new Credit402ConfigError('ERR_PROCESSOR', `processor must implement ${PROCESSOR_METHODS.join(', ')}`);
   }
@@ -50,5 +92,12 @@ export function validateGateOptions(options: GateOptions): { serviceName: string
     throw new Credit402ConfigError('ERR_SERVICE_NAME', 'serviceName must be a non-empty string');
   }
   const onError = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402: ${stage} failed:`, error));
-  return { serviceName, onError };
+  const waitMs = milliseconds(options.lockWaitMs, 10_000, 'lockWaitMs', 0);
+  const ttlMs = milliseconds(options.lockTtlMs, 60_000, 'lockTtlMs', 1);
+  const refundOnHandlerError = options.refundOnHandlerError ?? false;
+  if (typeof refundOnHandlerError !== 'boolean') {
+    throw new Credit402ConfigError('ERR_REFUND_ON_HANDLER_ERROR', 'refundOnHandlerError must be true or false');
+  }
+  const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
+  return { serviceName, onError, lock, refundOnHandlerError };
 }

@@ -1,11 +1,13 @@
-// Spending from a balance: the deduction and its transaction record (credits path, steps 5.4 and 5.11).
+// Spending from a balance: the deduction with its transaction record (credits path, steps 5.4 and 5.11).
 import { randomUUID } from 'node:crypto';
 import { MESSAGES } from '../protocol/constants.ts';
+import type { TransactionRecord } from '../stores/store.ts';
 import { storeCall } from './failures.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 
 /**
  * Deducts the route price from the client's balance; resolves to the new balance or null when insufficient.
+ * When the store keeps a log, the `deduction` record goes with the deduction, in the same atomic step.
  * `failureMessage` is what a 503 tells the client when the store fails.
  */
 export async function deductPrice(
@@ -14,22 +16,9 @@ export async function deductPrice(
   clientId: string,
   failureMessage: string = MESSAGES.STORE_UNAVAILABLE,
 ): Promise<number | null> {
-  const balance = await storeCall(ctx.report, 'deductBalance', failureMessage, () => ctx.store.deductBalance(clientId, route.amount));
-  if (balance !== null) recordDeduction(ctx, route, clientId);
-  return balance;
-}
-
-/** Appends the `deduction` record when the store keeps a log; a failure is reported, never fatal. */
-function recordDeduction(ctx: GateContext, route: GatedRoute, clientId: string): void {
   const { store } = ctx;
-  if (!store.recordTransaction) return;
-  const record = {
-    id: randomUUID(),
-    type: 'deduction' as const,
-    clientId,
-    amount: route.amount,
-    createdAt: new Date().toISOString(),
-    resource: route.key,
-  };
-  store.recordTransaction(record).catch((error: unknown) => ctx.report(error, 'recordTransaction'));
+  const record: TransactionRecord | undefined = store.recordTransaction
+    ? { id: randomUUID(), type: 'deduction', clientId, amount: route.amount, createdAt: new Date().toISOString(), resource: route.key }
+    : undefined;
+  return storeCall(ctx.report, 'deductBalance', failureMessage, () => store.deductBalance(clientId, route.amount, record));
 }

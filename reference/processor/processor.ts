@@ -32,7 +32,39 @@ export class PaymentError extends Error {
   }
 }
 
-/** The card processor. Every method rejects with a {@link PaymentError} on failure. */
+/** The client and units a top-up PaymentIntent carries in its metadata (CR-7.17). */
+export interface TopUpMetadata {
+  clientId: string;
+  units: number;
+}
+
+/** A succeeded top-up PaymentIntent, as reconciliation lists them. */
+export interface SucceededTopUp extends TopUpMetadata {
+  paymentIntentId: string;
+  /** Creation time, unix seconds. */
+  created: number;
+}
+
+/**
+ * A verified processor event, reduced to what credit402 acts on. Amounts are the processor's minor
+ * units. `topUp` is null when the PaymentIntent is not a credit402 top-up, or not one that can be
+ * credited (`ignoredBecause` says why).
+ */
+export type ProcessorEvent =
+  | { id: string; type: 'payment_intent.succeeded'; paymentIntentId: string; topUp: TopUpMetadata | null; ignoredBecause?: string }
+  | { id: string; type: 'charge.refunded'; paymentIntentId: string | null; chargeId: string; amountRefundedCents: number }
+  | { id: string; type: 'charge.dispute.created'; paymentIntentId: string | null; disputeId: string; amountCents: number }
+  | { id: string; type: 'other'; processorType: string };
+
+/** A webhook whose signature is missing, malformed, wrong or too old. */
+export class WebhookSignatureError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WebhookSignatureError';
+  }
+}
+
+/** The card processor. Every payment method rejects with a {@link PaymentError} on failure. */
 export interface Processor {
   /** Resolves to the card fingerprint of the payment method; rejects when there is none. */
   getCardFingerprint(paymentMethodId: string): Promise<string>;
@@ -40,4 +72,14 @@ export interface Processor {
   findOrCreateCustomer(clientId: string, paymentMethodId: string): Promise<string>;
   /** Creates and confirms a PaymentIntent. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Optional (webhooks): verifies a webhook's signature over the raw request body and normalizes the
+   * event. Rejects with a {@link WebhookSignatureError} when the signature does not verify.
+   */
+  parseWebhookEvent?(rawBody: Buffer | string, signature: string | undefined): Promise<ProcessorEvent>;
+  /**
+   * Optional (reconciliation): the succeeded PaymentIntents carrying valid top-up metadata, newest first,
+   * created at or after `since` when given, across every page.
+   */
+  listSucceededTopUps?(options?: { since?: Date }): AsyncIterable<SucceededTopUp>;
 }

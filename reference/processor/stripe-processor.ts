@@ -3,7 +3,17 @@ import Stripe from 'stripe';
 import { DEFAULT_CUSTOMER_METADATA_KEY, MESSAGES } from '../protocol/constants.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { secretKeyMode } from '../config/stripe-keys.ts';
-import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
+import {
+  PaymentError,
+  WebhookSignatureError,
+  type ChargeRequest,
+  type ChargeResult,
+  type Processor,
+  type ProcessorEvent,
+  type SucceededTopUp,
+} from './processor.ts';
+import { normalizeStripeEvent } from './stripe-events.ts';
+import { readTopUp } from './top-up-metadata.ts';
 
 /** Where the Stripe API is reached; defaults to api.stripe.com over HTTPS. */
 export interface StripeApiBase {
@@ -23,9 +33,19 @@ export interface StripeProcessorOptions {
   timeoutMs?: number;
   /** SDK network retries (each carries the same idempotency key); default 0. */
   maxNetworkRetries?: number;
+  /** Signing secret of the webhook endpoint (`whsec_…`); needed by {@link StripeProcessor.parseWebhookEvent}. */
+  webhookSecret?: string;
 }
 
 const METADATA_KEY = /^[A-Za-z0-9_]{1,40}$/;
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_+/=]+$/;
+
+/** Throws ERR_WEBHOOK_SECRET unless `secret` looks like a Stripe webhook signing secret. */
+export function assertWebhookSecret(secret: unknown): asserts secret is string {
+  if (typeof secret !== 'string' || !WEBHOOK_SECRET.test(secret)) {
+    throw new Credit402ConfigError('ERR_WEBHOOK_SECRET', 'stripeWebhookSecret must be the endpoint signing secret, whsec_…');
+  }
+}
 
 /** Maps whatever the SDK threw to a PaymentError: card errors are `card_declined`, the rest `payment_failed`. */
 export function toPaymentError(error: unknown): PaymentError {
@@ -48,6 +68,7 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 export class StripeProcessor implements Processor {
   readonly #stripe: Stripe;
   readonly #metadataKey: string;
+  readonly #webhookSecret: string | undefined;
 
   constructor(options: StripeProcessorOptions) {
     secretKeyMode(options.secretKey);
@@ -55,6 +76,8 @@ export class StripeProcessor implements Processor {
     if (!METADATA_KEY.test(this.#metadataKey)) {
       throw new Credit402ConfigError('ERR_CUSTOMER_METADATA_KEY', 'customerMetadataKey must be 1 to 40 letters, digits or underscores');
     }
+    if (options.webhookSecret !== undefined) assertWebhookSecret(options.webhookSecret);
+    this.#webhookSecret = options.webhookSecret;
     this.#stripe = new Stripe(options.secretKey, {
       ...(options.api ?? {}),
       timeout: options.timeoutMs ?? 20_000,
@@ -105,5 +128,29 @@ export class StripeProcessor implements Processor {
       ),
     );
     return { id: intent.id, status: intent.status };
+  }
+
+  /** Verifies the `Stripe-Signature` header with the SDK (5-minute tolerance) and normalizes the event. */
+  async parseWebhookEvent(rawBody: Buffer | string, signature: string | undefined): Promise<ProcessorEvent> {
+    if (this.#webhookSecret === undefined) throw new Error('StripeProcessor: no webhookSecret configured');
+    if (!signature) throw new WebhookSignatureError('missing Stripe-Signature header');
+    let event: Stripe.Event;
+    try {
+      event = this.#stripe.webhooks.constructEvent(rawBody, signature, this.#webhookSecret);
+    } catch (error) {
+      throw new WebhookSignatureError(error instanceof Error ? error.message : 'invalid signature', { cause: error });
+    }
+    return normalizeStripeEvent(event);
+  }
+
+  /** Lists PaymentIntents newest first through every page, stopping at the first one older than `since`. */
+  async *listSucceededTopUps(options: { since?: Date } = {}): AsyncIterable<SucceededTopUp> {
+    const since = options.since === undefined ? undefined : Math.floor(options.since.getTime() / 1000);
+    for await (const intent of this.#stripe.paymentIntents.list({ limit: 100 })) {
+      if (since !== undefined && intent.created < since) return;
+      if (intent.status !== 'succeeded') continue;
+      const topUp = readTopUp(intent.metadata, intent.amount_received);
+      if (typeof topUp !== 'string') yield { paymentIntentId: intent.id, created: intent.created, ...topUp };
+    }
   }
 }

@@ -17,6 +17,7 @@ export function banner(config: ServerConfig, server: RunningServer): string {
     `credit402 reference server (${config.framework}, store: ${storeLabel(config)})`,
     `listening on ${server.url}`,
     `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control: ${server.emulator.controlUrl})` : server.stripeApiUrl}`,
+    ...(server.webhookUrl ? [`Stripe webhooks: POST ${server.webhookUrl}`] : []),
     'gated routes:',
   ];
   for (const route of server.gate.routes.values()) {

@@ -1,5 +1,12 @@
 // The reference server's demo handlers: every route answers a small JSON body naming itself.
 import type { PaymentResponse } from '../protocol/types.ts';
+import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
+
+/** The webhook endpoint an app mounts: the engine and its path. */
+export interface WebhookEndpoint {
+  handler: WebhookHandler;
+  path: string;
+}
 
 /** One demo route: method, path and whether credit402 gates it. */
 export interface DemoRoute {

@@ -26,6 +26,16 @@ export interface ServerConfig {
   stripeApi: string;
   stripeTimeoutMs?: number;
   store: StoreConfig;
+  /** Signing secret of the webhook endpoint (`whsec_…`); the endpoint exists only when it is set (or the emulator is embedded). */
+  stripeWebhookSecret?: string;
+  /** Path of the webhook endpoint (POST); default `/webhooks/stripe`. */
+  webhookPath?: string;
+  /** Gate option: how long a first payment waits for another payment of the same card, in ms. */
+  lockWaitMs?: number;
+  /** Gate option: lease of the per-client payment lock, in ms. */
+  lockTtlMs?: number;
+  /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
+  refundOnHandlerError?: boolean;
 }
 
 const DEFAULTS_PATH = fileURLToPath(new URL('./default-config.json', import.meta.url));
@@ -70,6 +80,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.STRIPE_PUBLISHABLE_KEY) out.stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY;
   if (env.STRIPE_API_BASE) out.stripeApi = env.STRIPE_API_BASE;
   if (env.CREDIT402_SERVER_SECRET) out.serverSecret = env.CREDIT402_SERVER_SECRET;
+  if (env.STRIPE_WEBHOOK_SECRET) out.stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET;
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
   return out;
@@ -93,7 +104,21 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (!Array.isArray(freeRoutes) || !freeRoutes.every((route) => typeof route === 'string' && / \//.test(route))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');
   }
+  checkWebhookPath(config);
   return config as unknown as ServerConfig;
+}
+
+function checkWebhookPath(config: Record<string, unknown>): void {
+  const path = config.webhookPath;
+  if (path === undefined) return;
+  if (typeof path !== 'string' || !/^\/[!"$-><@-~]*$/.test(path)) {
+    throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath must be a path starting with /, without query or fragment, got ${String(path)}`);
+  }
+  const routes = (config.routes ?? {}) as Record<string, unknown>;
+  const freeRoutes = Array.isArray(config.freeRoutes) ? (config.freeRoutes as string[]) : [];
+  if (`POST ${path}` in routes || freeRoutes.includes(`POST ${path}`)) {
+    throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath ${path} collides with the route POST ${path}`);
+  }
 }
 
 /** Sources of the configuration, each overriding the one before. */

@@ -1,15 +1,15 @@
 // Starts the reference server: store, Stripe API (embedded emulator or a URL), gate and the chosen framework.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
-import { createCredit402 } from '../credit402.ts';
+import { randomBytes } from 'node:crypto';
+import type { RunningEmulator } from '../../harness/emulator/index.ts';
+import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { StripeApiBase } from '../processor/stripe-processor.ts';
 import type { Store } from '../stores/store.ts';
 import { buildStore } from './build-store.ts';
-import { demoRoutes } from './demo-routes.ts';
-import { buildExpressApp } from './express-app.ts';
-import { buildFastifyApp } from './fastify-app.ts';
+import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
+import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
 import type { ServerConfig } from './server-config.ts';
 
 /** A running reference server. */
@@ -21,6 +21,8 @@ export interface RunningServer {
   stripeApiUrl: string;
   /** The in-process emulator, when the configuration asked for it. */
   emulator?: RunningEmulator;
+  /** URL of the webhook endpoint, when it is enabled. */
+  webhookUrl?: string;
   close(): Promise<void>;
 }
 
@@ -30,15 +32,17 @@ function apiBase(url: string): StripeApiBase {
   return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
 }
 
-async function listen(config: ServerConfig, gate: Gate): Promise<{ url: string; close(): Promise<void> }> {
+async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint | undefined): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   if (config.framework === 'fastify') {
-    const app = await buildFastifyApp(gate, routes);
+    const { buildFastifyApp } = await import('./fastify-app.ts');
+    const app = await buildFastifyApp(gate, routes, webhook);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
-  const app = buildExpressApp(gate, routes);
+  const { buildExpressApp } = await import('./express-app.ts');
+  const app = buildExpressApp(gate, routes, webhook);
   const server: Server = await new Promise((resolve, reject) => {
     const started = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(started)));
   });
@@ -49,12 +53,19 @@ async function listen(config: ServerConfig, gate: Gate): Promise<{ url: string; 
   };
 }
 
-/** Starts the reference server described by `config`; `store` replaces the configured one (tests, fault injection). */
+/**
+ * Starts the reference server described by `config`; `store` replaces the configured one (tests, fault
+ * injection). The webhook endpoint is mounted when `stripeWebhookSecret` is set; with the embedded
+ * emulator it is always mounted (with a generated secret unless one is set) and registered there.
+ */
 export async function startReferenceServer(config: ServerConfig, injected: { store?: Store } = {}): Promise<RunningServer> {
-  const emulator = config.stripeApi === 'embedded' ? await startEmulator({ port: 0 }) : undefined;
+  // Only the framework, store driver and emulator in use are loaded.
+  const emulatorModule = config.stripeApi === 'embedded' ? await import('../../harness/emulator/index.ts') : undefined;
+  const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0 }) : undefined;
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
   const store = injected.store ?? (await buildStore(config.store));
   try {
+    const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
     const gate = createCredit402({
       stripeSecretKey: config.stripeSecretKey,
       stripePublishableKey: config.stripePublishableKey,
@@ -64,15 +75,33 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       ...(config.serviceName ? { serviceName: config.serviceName } : {}),
       ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
       ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
-      ...(config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) }),
+      ...(config.lockWaitMs !== undefined ? { lockWaitMs: config.lockWaitMs } : {}),
+      ...(config.lockTtlMs !== undefined ? { lockTtlMs: config.lockTtlMs } : {}),
+      ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
+      ...stripeApi,
     });
-    const http = await listen(config, gate);
+    const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
+    const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
+    const webhook = secret === undefined ? undefined : {
+      path,
+      handler: createCredit402Webhooks({
+        stripeSecretKey: config.stripeSecretKey,
+        stripeWebhookSecret: secret,
+        store,
+        ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
+        ...stripeApi,
+      }),
+    };
+    const http = await listen(config, gate, webhook);
+    const webhookUrl = webhook ? `${http.url}${path}` : undefined;
+    if (emulatorModule && emulator && webhookUrl && secret) await new emulatorModule.EmulatorControl(emulator.controlUrl).registerWebhook(webhookUrl, secret);
     return {
       url: http.url,
       gate,
       store,
       stripeApiUrl,
       ...(emulator ? { emulator } : {}),
+      ...(webhookUrl ? { webhookUrl } : {}),
       async close() {
         await http.close();
         await store.close();

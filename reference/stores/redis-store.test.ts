@@ -54,6 +54,27 @@ describe('RedisStore specifics', () => {
     expect(await admin.ttl(`${prefix}transactions:${other}`)).toBeGreaterThan(90 * 86400 - 60);
   });
 
+  it('expires reversals, processed event ids and leases; reports its credit retention', async () => {
+    const store = new RedisStore({ client: admin, keyPrefix: prefix, transactionTtlSeconds: 3600, eventTtlSeconds: 600 });
+    expect(store.creditRetentionMs).toBe(3_600_000);
+    const paymentIntentId = newPaymentIntentId();
+    await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 5 });
+    await store.markEventProcessed('evt_ttl');
+    await store.acquireLock('ttl', 5000);
+    expect(await admin.ttl(`${prefix}reversals:${paymentIntentId}`)).toBeGreaterThan(3500);
+    expect(await admin.ttl(`${prefix}event:evt_ttl`)).toBeGreaterThan(500);
+    expect(await admin.pTTL(`${prefix}lock:ttl`)).toBeGreaterThan(4000);
+  });
+
+  it('reverses a PaymentIntent credited before markers carried the amount, without a cap', async () => {
+    const store = new RedisStore({ client: admin, keyPrefix: prefix });
+    const clientId = newClientId();
+    const paymentIntentId = newPaymentIntentId();
+    await store.addBalance(clientId, 100);
+    await admin.set(`${prefix}credited:${paymentIntentId}`, clientId);
+    expect(await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 150 })).toEqual({ changed: true, taken: 150, clientId, balance: -50 });
+  });
+
   it('drops log entries older than the TTL when appending', async () => {
     const store = new RedisStore({ client: admin, keyPrefix: prefix, transactionTtlSeconds: 1 });
     const clientId = newClientId();

@@ -1,13 +1,19 @@
 // Redis store on node-redis 5: a hash per client, and one Lua script per multi-step operation.
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import type { ClientRecord, Store, TopUpCredit, TopUpCreditResult, TransactionRecord } from './store.ts';
+import type {
+  ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
+} from './store.ts';
 import { LuaScript, type RedisCommandClient } from './redis-lua.ts';
-import { ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, RECORD_TRANSACTION } from './redis-scripts.ts';
+import { ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP } from './redis-scripts.ts';
+import { asArray, recordFields, redact, toSafeInteger, toText, toTransaction } from './redis-replies.ts';
 import {
+  assertDeductionRecord,
+  assertLockRequest,
   assertNonEmptyString,
   assertSafeInteger,
   assertTopUpCredit,
+  assertTopUpReversal,
   assertTransactionRecord,
   closedError,
 } from './validate.ts';
@@ -22,8 +28,10 @@ export interface RedisStoreOptions {
   client?: RedisCommandClient;
   /** Prefix of every key the store writes; default `'credit402:'`. */
   keyPrefix?: string;
-  /** Lifetime of transaction-log entries and credited-PaymentIntent markers; default 90 days. */
+  /** Lifetime of transaction-log entries, credited-PaymentIntent markers and reversals; default 90 days. */
   transactionTtlSeconds?: number;
+  /** Lifetime of processed webhook event ids; default 30 days (Stripe retries for 3). */
+  eventTtlSeconds?: number;
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
 }
@@ -34,22 +42,29 @@ const SCRIPTS = {
   ensure: new LuaScript(ENSURE),
   creditTopUp: new LuaScript(CREDIT_TOP_UP),
   recordTransaction: new LuaScript(RECORD_TRANSACTION),
+  reverseTopUp: new LuaScript(REVERSE_TOP_UP),
+  releaseLock: new LuaScript(RELEASE_LOCK),
 };
 const DEFAULT_TTL_SECONDS = 90 * 24 * 60 * 60;
+const DEFAULT_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
 const CONNECT_RETRIES = 5;
 
 /**
  * A store in Redis (a single server or a primary; not Cluster, since a top-up touches keys in
- * several slots). Keys: `<prefix>client:<id>` (hash: balance, top_ups, created_at; kept forever),
- * `<prefix>credited:<paymentIntentId>` and `<prefix>transactions:<id>` (a stream), which both expire.
+ * several slots). Keys: `<prefix>client:<id>` (hash: balance, top_ups, created_at; kept forever);
+ * `<prefix>credited:<paymentIntentId>`, `<prefix>reversals:<paymentIntentId>` (hash) and
+ * `<prefix>transactions:<id>` (a stream), which expire after `transactionTtlSeconds`;
+ * `<prefix>event:<id>` (after `eventTtlSeconds`) and `<prefix>lock:<name>` (after the lease).
  */
 export class RedisStore implements Store {
   readonly recordTransaction?: (record: TransactionRecord) => Promise<void>;
   readonly listTransactions?: (clientId: string) => Promise<TransactionRecord[]>;
+  readonly creditRetentionMs: number;
 
   readonly #client: RedisCommandClient;
   readonly #prefix: string;
   readonly #ttl: string;
+  readonly #eventTtl: string;
   readonly #record: boolean;
   #ownedClient: { close(): Promise<void> } | undefined;
   #closed = false;
@@ -61,21 +76,22 @@ export class RedisStore implements Store {
     }
     const ttl = options.transactionTtlSeconds ?? DEFAULT_TTL_SECONDS;
     assertSafeInteger(ttl, 'transactionTtlSeconds', 1);
+    const eventTtl = options.eventTtlSeconds ?? DEFAULT_EVENT_TTL_SECONDS;
+    assertSafeInteger(eventTtl, 'eventTtlSeconds', 1);
     const prefix = options.keyPrefix ?? 'credit402:';
     if (typeof prefix !== 'string') throw new TypeError('keyPrefix must be a string');
     this.#client = options.client;
     this.#prefix = prefix;
     this.#ttl = String(ttl);
+    this.#eventTtl = String(eventTtl);
+    this.creditRetentionMs = ttl * 1000;
     this.#record = options.recordTransactions ?? true;
 
     if (this.#record) {
       this.recordTransaction = async (r) => {
         this.#assertOpen();
         assertTransactionRecord(r);
-        const fields = ['id', r.id, 'type', r.type, 'client_id', r.clientId, 'amount', String(r.amount), 'created_at', r.createdAt];
-        if (r.paymentIntentId !== undefined) fields.push('payment_intent_id', r.paymentIntentId);
-        if (r.resource !== undefined) fields.push('resource', r.resource);
-        await this.#run(SCRIPTS.recordTransaction, [this.#logKey(r.clientId)], [this.#ttl, ...fields]);
+        await this.#run(SCRIPTS.recordTransaction, [this.#logKey(r.clientId)], [this.#ttl, ...recordFields(r)]);
       };
       this.listTransactions = async (clientId) => {
         this.#assertOpen();
@@ -125,11 +141,14 @@ export class RedisStore implements Store {
     return store;
   }
 
-  async deductBalance(clientId: string, amount: number): Promise<number | null> {
+  async deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
     assertSafeInteger(amount, 'amount', 0);
-    const reply = await this.#run(SCRIPTS.deduct, [this.#clientKey(clientId)], [String(amount)]);
+    if (record !== undefined) assertDeductionRecord(record, clientId, amount);
+    const reply = record !== undefined && this.#record
+      ? await this.#run(SCRIPTS.deduct, [this.#clientKey(clientId), this.#logKey(clientId)], [String(amount), this.#ttl, ...recordFields(record)])
+      : await this.#run(SCRIPTS.deduct, [this.#clientKey(clientId)], [String(amount)]);
     return reply === null ? null : toSafeInteger(reply, 'balance');
   }
 
@@ -166,11 +185,62 @@ export class RedisStore implements Store {
     const { clientId, amount, paymentIntentId } = credit;
     const reply = await this.#run(
       SCRIPTS.creditTopUp,
-      [this.#clientKey(clientId), `${this.#prefix}credited:${paymentIntentId}`, this.#logKey(clientId)],
+      [this.#clientKey(clientId), this.#creditedKey(paymentIntentId), this.#logKey(clientId), this.#reversalsKey(paymentIntentId)],
       [String(amount), new Date().toISOString(), this.#ttl, this.#record ? '1' : '0', randomUUID(), paymentIntentId, clientId],
     );
     const [credited, balance] = asArray(reply, 'creditTopUp');
     return { credited: toText(credited, 'credited') === '1', balance: toSafeInteger(balance, 'balance') };
+  }
+
+  async hasCredit(paymentIntentId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(paymentIntentId, 'paymentIntentId');
+    return (await this.#client.sendCommand(['EXISTS', this.#creditedKey(paymentIntentId)])) === 1;
+  }
+
+  async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
+    this.#assertOpen();
+    assertTopUpReversal(reversal);
+    const { paymentIntentId, key, amount } = reversal;
+    const reply = await this.#run(
+      SCRIPTS.reverseTopUp,
+      [this.#reversalsKey(paymentIntentId), this.#creditedKey(paymentIntentId)],
+      [key, String(amount), this.#ttl, this.#prefix],
+    );
+    const [changed, taken, clientId, balance] = asArray(reply, 'reverseTopUp').map((value) => toText(value, 'reverseTopUp'));
+    return {
+      changed: changed === '1',
+      taken: toSafeInteger(taken, 'taken'),
+      clientId: clientId || null,
+      balance: balance ? toSafeInteger(balance, 'balance') : null,
+    };
+  }
+
+  async hasProcessedEvent(eventId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(eventId, 'eventId');
+    return (await this.#client.sendCommand(['EXISTS', `${this.#prefix}event:${eventId}`])) === 1;
+  }
+
+  async markEventProcessed(eventId: string): Promise<void> {
+    this.#assertOpen();
+    assertNonEmptyString(eventId, 'eventId');
+    await this.#client.sendCommand(['SET', `${this.#prefix}event:${eventId}`, '1', 'EX', this.#eventTtl]);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    this.#assertOpen();
+    assertLockRequest(name, ttlMs);
+    const token = randomUUID();
+    const reply = await this.#client.sendCommand(['SET', this.#lockKey(name), token, 'NX', 'PX', String(ttlMs)]);
+    return reply === null ? null : token;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(name, 'name');
+    assertNonEmptyString(token, 'token');
+    return (await this.#run(SCRIPTS.releaseLock, [this.#lockKey(name)], [token])) === 1;
   }
 
   /** Closes the client when the store created it ({@link RedisStore.connect} without `client`). */
@@ -190,6 +260,18 @@ export class RedisStore implements Store {
     return `${this.#prefix}transactions:${clientId}`;
   }
 
+  #creditedKey(paymentIntentId: string): string {
+    return `${this.#prefix}credited:${paymentIntentId}`;
+  }
+
+  #reversalsKey(paymentIntentId: string): string {
+    return `${this.#prefix}reversals:${paymentIntentId}`;
+  }
+
+  #lockKey(name: string): string {
+    return `${this.#prefix}lock:${name}`;
+  }
+
   async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
     try {
       return await script.run(this.#client, keys, args);
@@ -203,55 +285,5 @@ export class RedisStore implements Store {
 
   #assertOpen(): void {
     if (this.#closed) throw closedError('RedisStore');
-  }
-}
-
-function toText(value: unknown, name: string): string {
-  if (typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  throw new TypeError(`unexpected Redis reply for ${name}: ${String(value)}`);
-}
-
-function toSafeInteger(value: unknown, name: string): number {
-  const text = toText(value, name);
-  const number = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(number)) {
-    throw new RangeError(`${name} ${text} is not a safe integer`);
-  }
-  return number;
-}
-
-function asArray(value: unknown, name: string): unknown[] {
-  if (!Array.isArray(value)) throw new TypeError(`unexpected Redis reply for ${name}`);
-  return value;
-}
-
-function toTransaction(entry: unknown): TransactionRecord {
-  const fields = asArray(asArray(entry, 'XRANGE entry')[1], 'XRANGE fields');
-  const map = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) map.set(toText(fields[i], 'field'), toText(fields[i + 1], 'value'));
-  const type = map.get('type');
-  if (type !== 'topup' && type !== 'deduction') throw new TypeError(`unexpected transaction type ${type}`);
-  const record: TransactionRecord = {
-    id: map.get('id') ?? '',
-    type,
-    clientId: map.get('client_id') ?? '',
-    amount: toSafeInteger(map.get('amount'), 'amount'),
-    createdAt: map.get('created_at') ?? '',
-  };
-  const paymentIntentId = map.get('payment_intent_id');
-  const resource = map.get('resource');
-  if (paymentIntentId !== undefined) record.paymentIntentId = paymentIntentId;
-  if (resource !== undefined) record.resource = resource;
-  return record;
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid url>';
   }
 }

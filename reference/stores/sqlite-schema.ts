@@ -1,13 +1,18 @@
-// DDL of the SQLite store: 64-bit INTEGER columns in STRICT tables, created when missing.
+// DDL of the SQLite store: 64-bit INTEGER columns in STRICT tables, created when missing, and its one migration.
+import type Database from 'better-sqlite3';
 
 /** Table names for one prefix. */
 export interface SqliteTables {
   clients: string;
   creditedPaymentIntents: string;
   transactions: string;
+  reversals: string;
+  processedEvents: string;
+  locks: string;
 }
 
 const PREFIX_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX = '9007199254740991';
 
 /** Table names for `prefix`; throws a TypeError when the prefix is not a plain SQL identifier. */
 export function sqliteTables(prefix: string): SqliteTables {
@@ -18,18 +23,25 @@ export function sqliteTables(prefix: string): SqliteTables {
     clients: `${prefix}clients`,
     creditedPaymentIntents: `${prefix}credited_payment_intents`,
     transactions: `${prefix}transactions`,
+    reversals: `${prefix}reversals`,
+    processedEvents: `${prefix}processed_events`,
+    locks: `${prefix}locks`,
   };
+}
+
+function clientsTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+      client_id  TEXT    NOT NULL PRIMARY KEY,
+      balance    INTEGER NOT NULL CHECK (balance BETWEEN -${MAX} AND ${MAX}),
+      top_ups    INTEGER NOT NULL CHECK (top_ups BETWEEN 0 AND ${MAX}),
+      created_at TEXT    NOT NULL
+    ) STRICT;`;
 }
 
 /** `CREATE … IF NOT EXISTS` statements for the tables. SQLite INTEGER is a signed 64-bit value. */
 export function sqliteSchema(t: SqliteTables): string {
   return `
-    CREATE TABLE IF NOT EXISTS ${t.clients} (
-      client_id  TEXT    NOT NULL PRIMARY KEY,
-      balance    INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 9007199254740991),
-      top_ups    INTEGER NOT NULL CHECK (top_ups BETWEEN 0 AND 9007199254740991),
-      created_at TEXT    NOT NULL
-    ) STRICT;
+    ${clientsTable(t.clients)}
     CREATE TABLE IF NOT EXISTS ${t.creditedPaymentIntents} (
       payment_intent_id TEXT    NOT NULL PRIMARY KEY,
       client_id         TEXT    NOT NULL,
@@ -47,5 +59,40 @@ export function sqliteSchema(t: SqliteTables): string {
       resource          TEXT
     ) STRICT;
     CREATE INDEX IF NOT EXISTS ${t.transactions}_by_client ON ${t.transactions} (client_id, seq);
+    CREATE TABLE IF NOT EXISTS ${t.reversals} (
+      payment_intent_id TEXT    NOT NULL,
+      reversal_key      TEXT    NOT NULL,
+      amount            INTEGER NOT NULL CHECK (amount BETWEEN 1 AND ${MAX}),
+      updated_at        TEXT    NOT NULL,
+      PRIMARY KEY (payment_intent_id, reversal_key)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.processedEvents} (
+      event_id     TEXT NOT NULL PRIMARY KEY,
+      processed_at TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.locks} (
+      name       TEXT    NOT NULL PRIMARY KEY,
+      token      TEXT    NOT NULL,
+      expires_at INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
   `;
+}
+
+/**
+ * Creates the tables and, once, rebuilds a clients table of an earlier version whose CHECK forbade
+ * negative balances (SQLite cannot alter a CHECK). Runs in one IMMEDIATE transaction, so processes
+ * opening the file together migrate it once.
+ */
+export function migrateSqlite(db: Database.Database, t: SqliteTables): void {
+  db.transaction(() => {
+    db.exec(sqliteSchema(t));
+    const row = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(t.clients);
+    if (row === undefined || !/balance\s+BETWEEN\s+0\s+AND/i.test(row.sql)) return;
+    const rebuilt = `${t.clients}_rebuilt`;
+    db.exec(`DROP TABLE IF EXISTS ${rebuilt};
+      ${clientsTable(rebuilt)}
+      INSERT INTO ${rebuilt} (client_id, balance, top_ups, created_at) SELECT client_id, balance, top_ups, created_at FROM ${t.clients};
+      DROP TABLE ${t.clients};
+      ALTER TABLE ${rebuilt} RENAME TO ${t.clients};`);
+  }).immediate();
 }

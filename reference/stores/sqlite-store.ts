@@ -1,12 +1,18 @@
-// SQLite store on better-sqlite3: single-statement deductions and one IMMEDIATE transaction per top-up.
+// SQLite store on better-sqlite3: single statements, or one IMMEDIATE transaction per multi-step operation.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ClientRecord, Store, TopUpCredit, TopUpCreditResult, TransactionRecord } from './store.ts';
-import { sqliteSchema, sqliteTables } from './sqlite-schema.ts';
+import type {
+  ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
+} from './store.ts';
+import { migrateSqlite, sqliteTables } from './sqlite-schema.ts';
+import { prepareStatements, type SqliteStatements, type TransactionRow } from './sqlite-statements.ts';
 import {
+  assertDeductionRecord,
+  assertLockRequest,
   assertNonEmptyString,
   assertSafeInteger,
   assertTopUpCredit,
+  assertTopUpReversal,
   assertTransactionRecord,
   closedError,
 } from './validate.ts';
@@ -24,13 +30,7 @@ export interface SqliteStoreOptions {
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-interface ClientRow { balance: bigint; top_ups: bigint; created_at: string }
-interface BalanceRow { balance: bigint }
-interface TransactionRow {
-  id: string; type: 'topup' | 'deduction'; client_id: string; amount: bigint;
-  created_at: string; payment_intent_id: string | null; resource: string | null;
-}
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /**
  * A store in a SQLite database file, shared safely by every connection and process that opens it
@@ -42,8 +42,11 @@ export class SqliteStore implements Store {
   readonly listTransactions?: (clientId: string) => Promise<TransactionRecord[]>;
 
   readonly #db: Database.Database;
-  readonly #sql;
-  readonly #creditTopUp: (credit: TopUpCredit, now: string) => TopUpCreditResult;
+  readonly #sql: SqliteStatements;
+  readonly #record: boolean;
+  readonly #deduct: (clientId: string, amount: bigint, record: TransactionRecord | undefined) => bigint | undefined;
+  readonly #credit: (credit: TopUpCredit, now: string) => TopUpCreditResult;
+  readonly #reverse: (reversal: TopUpReversal, now: string) => TopUpReversalResult;
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -59,58 +62,58 @@ export class SqliteStore implements Store {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.defaultSafeIntegers(true);
-      db.exec(sqliteSchema(t));
+      migrateSqlite(db, t);
     } catch (error) {
       db.close();
       throw error;
     }
     this.#db = db;
-
-    const sql = {
-      deduct: db.prepare<[bigint, string, bigint], BalanceRow>(
-        `UPDATE ${t.clients} SET balance = balance - ? WHERE client_id = ? AND balance >= ? RETURNING balance`),
-      ensure: db.prepare<[string, string], never>(
-        `INSERT INTO ${t.clients} (client_id, balance, top_ups, created_at) VALUES (?, 0, 0, ?)
-         ON CONFLICT (client_id) DO NOTHING`),
-      // Upsert: a new client starts at `amount`; an existing one gains it unless that passes 2^53 - 1.
-      add: db.prepare<[string, bigint, bigint, string, bigint], BalanceRow>(
-        `INSERT INTO ${t.clients} (client_id, balance, top_ups, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (client_id) DO UPDATE SET balance = balance + excluded.balance, top_ups = top_ups + excluded.top_ups
-         WHERE balance <= ? - excluded.balance
-         RETURNING balance`),
-      get: db.prepare<[string], ClientRow>(
-        `SELECT balance, top_ups, created_at FROM ${t.clients} WHERE client_id = ?`),
-      markCredited: db.prepare<[string, string, bigint, string], never>(
-        `INSERT INTO ${t.creditedPaymentIntents} (payment_intent_id, client_id, amount, credited_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (payment_intent_id) DO NOTHING`),
-      append: db.prepare<[string, string, string, bigint, string, string | null, string | null], never>(
-        `INSERT INTO ${t.transactions} (id, type, client_id, amount, created_at, payment_intent_id, resource)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`),
-      list: db.prepare<[string], TransactionRow>(
-        `SELECT id, type, client_id, amount, created_at, payment_intent_id, resource
-         FROM ${t.transactions} WHERE client_id = ? ORDER BY seq`),
-    };
+    this.#record = record;
+    const sql = prepareStatements(db, t);
     this.#sql = sql;
+
+    const deduct = db.transaction((clientId: string, amount: bigint, r: TransactionRecord | undefined) => {
+      const row = sql.deduct.get(amount, clientId, amount);
+      if (row !== undefined && r !== undefined && record) append(sql, r);
+      return row?.balance;
+    });
+    this.#deduct = (clientId, amount, r) => deduct.immediate(clientId, amount, r);
 
     const credit = db.transaction((c: TopUpCredit, now: string): TopUpCreditResult => {
       const amount = BigInt(c.amount);
       if (sql.markCredited.run(c.paymentIntentId, c.clientId, amount, now).changes === 0) {
         return { credited: false, balance: toSafeNumber(sql.get.get(c.clientId)?.balance ?? 0n, 'balance') };
       }
-      const row = sql.add.get(c.clientId, amount, 1n, now, MAX_SAFE);
+      const net = amount - min(amount, sql.reversedSum.get(c.paymentIntentId)?.total ?? 0n);
+      const row = sql.add.get(c.clientId, net, 1n, now, MAX_SAFE);
       if (row === undefined) throw overflow(c.clientId, c.amount); // rolls back the credited mark
-      if (record) {
-        sql.append.run(randomUUID(), 'topup', c.clientId, amount, now, c.paymentIntentId, null);
-      }
+      if (record) sql.append.run(randomUUID(), 'topup', c.clientId, amount, now, c.paymentIntentId, null);
       return { credited: true, balance: toSafeNumber(row.balance, 'balance') };
     });
-    this.#creditTopUp = (c, now) => credit.immediate(c, now);
+    this.#credit = (c, now) => credit.immediate(c, now);
+
+    const reverse = db.transaction((r: TopUpReversal, now: string): TopUpReversalResult => {
+      const credited = sql.credited.get(r.paymentIntentId);
+      const clientId = credited?.client_id ?? null;
+      const current = (): number | null => (clientId === null ? null : toSafeNumber(sql.get.get(clientId)?.balance ?? 0n, 'balance'));
+      const previous = sql.reversal.get(r.paymentIntentId, r.key)?.amount ?? 0n;
+      const amount = BigInt(r.amount);
+      if (amount <= previous) return { changed: false, taken: 0, clientId, balance: current() };
+      const before = sql.reversedSum.get(r.paymentIntentId)?.total ?? 0n;
+      sql.setReversal.run(r.paymentIntentId, r.key, amount, now);
+      if (credited === undefined) return { changed: true, taken: 0, clientId: null, balance: null };
+      const after = min(MAX_SAFE, before + amount - previous);
+      const taken = min(credited.amount, after) - min(credited.amount, before);
+      if (taken > 0n) sql.take.run(taken, credited.client_id);
+      return { changed: true, taken: Number(taken), clientId, balance: current() };
+    });
+    this.#reverse = (r, now) => reverse.immediate(r, now);
 
     if (record) {
       this.recordTransaction = async (r) => {
         this.#assertOpen();
         assertTransactionRecord(r);
-        sql.append.run(r.id, r.type, r.clientId, BigInt(r.amount), r.createdAt, r.paymentIntentId ?? null, r.resource ?? null);
+        append(sql, r);
       };
       this.listTransactions = async (clientId) => {
         this.#assertOpen();
@@ -120,12 +123,15 @@ export class SqliteStore implements Store {
     }
   }
 
-  async deductBalance(clientId: string, amount: number): Promise<number | null> {
+  async deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
     assertSafeInteger(amount, 'amount', 0);
-    const row = this.#sql.deduct.get(BigInt(amount), clientId, BigInt(amount));
-    return row === undefined ? null : toSafeNumber(row.balance, 'balance');
+    if (record !== undefined) assertDeductionRecord(record, clientId, amount);
+    const balance = record !== undefined && this.#record
+      ? this.#deduct(clientId, BigInt(amount), record)
+      : this.#sql.deduct.get(BigInt(amount), clientId, BigInt(amount))?.balance;
+    return balance === undefined ? null : toSafeNumber(balance, 'balance');
   }
 
   async addBalance(clientId: string, amount: number): Promise<number> {
@@ -158,7 +164,46 @@ export class SqliteStore implements Store {
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
     this.#assertOpen();
     assertTopUpCredit(credit);
-    return this.#creditTopUp(credit, new Date().toISOString());
+    return this.#credit(credit, new Date().toISOString());
+  }
+
+  async hasCredit(paymentIntentId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(paymentIntentId, 'paymentIntentId');
+    return this.#sql.credited.get(paymentIntentId) !== undefined;
+  }
+
+  async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
+    this.#assertOpen();
+    assertTopUpReversal(reversal);
+    return this.#reverse(reversal, new Date().toISOString());
+  }
+
+  async hasProcessedEvent(eventId: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(eventId, 'eventId');
+    return this.#sql.eventSeen.get(eventId) !== undefined;
+  }
+
+  async markEventProcessed(eventId: string): Promise<void> {
+    this.#assertOpen();
+    assertNonEmptyString(eventId, 'eventId');
+    this.#sql.markEvent.run(eventId, new Date().toISOString());
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    this.#assertOpen();
+    assertLockRequest(name, ttlMs);
+    const token = randomUUID();
+    const now = Date.now();
+    return this.#sql.acquire.run(name, token, BigInt(now + ttlMs), BigInt(now)).changes === 1 ? token : null;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    this.#assertOpen();
+    assertNonEmptyString(name, 'name');
+    assertNonEmptyString(token, 'token');
+    return this.#sql.release.run(name, token, BigInt(Date.now())).changes === 1;
   }
 
   async close(): Promise<void> {
@@ -170,6 +215,10 @@ export class SqliteStore implements Store {
   #assertOpen(): void {
     if (this.#closed) throw closedError('SqliteStore');
   }
+}
+
+function append(sql: SqliteStatements, r: TransactionRecord): void {
+  sql.append.run(r.id, r.type, r.clientId, BigInt(r.amount), r.createdAt, r.paymentIntentId ?? null, r.resource ?? null);
 }
 
 function toSafeNumber(value: bigint, column: string): number {

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store, TransactionRecord } from './store.ts';
 import { describeConcurrencyConformance } from './store-conformance-concurrency.ts';
+import { describeLockConformance } from './store-conformance-locks.ts';
 import { describeModelConformance } from './store-conformance-model.ts';
+import { describeReversalConformance } from './store-conformance-reversals.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -258,5 +260,7 @@ export function describeStoreConformance(
 
     describeConcurrencyConformance(get);
     describeModelConformance(get);
+    describeReversalConformance(get);
+    describeLockConformance(get);
   });
 }

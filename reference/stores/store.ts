@@ -2,7 +2,10 @@
 
 /** One client's record. Balance and amounts are integer units. */
 export interface ClientRecord {
-  /** Current balance in units; never negative through this contract. */
+  /**
+   * Current balance in units. Negative only after a reversal ({@link Store.reverseTopUp}) took back
+   * more than was left; a negative balance serves nothing, since deductions need balance ≥ amount.
+   */
   balance: number;
   /** Number of distinct top-ups credited to this client (drives charge idempotency keys). */
   topUps: number;
@@ -43,6 +46,31 @@ export interface TopUpCreditResult {
   balance: number;
 }
 
+/** Input of {@link Store.reverseTopUp}: money the processor gave back (refund) or lost (dispute). */
+export interface TopUpReversal {
+  /** The PaymentIntent whose top-up is reversed. */
+  paymentIntentId: string;
+  /**
+   * Names one reversal of that PaymentIntent, e.g. `refund:<charge id>` or `dispute:<dispute id>`.
+   * Its amount only ever rises: a call with an amount at or below the recorded one changes nothing.
+   */
+  key: string;
+  /** Units reversed under `key` so far (refunded or disputed minor units × 100); a positive safe integer. */
+  amount: number;
+}
+
+/** Result of {@link Store.reverseTopUp}. */
+export interface TopUpReversalResult {
+  /** True when this call raised the recorded amount of the reversal. */
+  changed: boolean;
+  /** Units this call took from the balance (0 when the PaymentIntent is not credited yet or the cap was reached). */
+  taken: number;
+  /** The credited client, or null when the PaymentIntent is not credited (yet). */
+  clientId: string | null;
+  /** That client's balance after the call, or null when the PaymentIntent is not credited. */
+  balance: number | null;
+}
+
 /**
  * Persistence for balances. All amounts are integer units up to Number.MAX_SAFE_INTEGER.
  * Every method either completes fully or changes nothing; a failure rejects the promise.
@@ -55,10 +83,12 @@ export interface Store {
    * Atomically subtracts `amount` (a non-negative safe integer) when the client exists and its balance
    * is at least `amount`. Resolves to the new balance, or `null` when the client is unknown or the
    * balance is insufficient (nothing changes then, and no record is created). Amount 0 resolves to the
-   * current balance of an existing client. Concurrent calls never overdraw: N calls of 1 against a
-   * balance worth K succeed exactly min(N, K) times.
+   * current balance of a client whose balance is not negative. Concurrent calls never overdraw: N calls
+   * of 1 against a balance worth K succeed exactly min(N, K) times. When `record` (a `deduction`) is
+   * given and the store keeps a transaction log, it is appended in the same atomic step, and only when
+   * the deduction succeeds; a store without a log ignores it.
    */
-  deductBalance(clientId: string, amount: number): Promise<number | null>;
+  deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null>;
 
   /**
    * Atomically adds `amount` (a positive safe integer), creating the record with balance 0 and no
@@ -75,8 +105,10 @@ export interface Store {
 
   /**
    * Credits a paid top-up exactly once per `paymentIntentId`, in one atomic step: ensures the client
-   * record, adds the amount, increments `topUps`, marks the PaymentIntent as credited and, when the store
-   * keeps a transaction log, appends the `topup` record. A second call with the same PaymentIntent id
+   * record, adds the amount, increments `topUps`, marks the PaymentIntent as credited (keeping its client
+   * and amount) and, when the store keeps a transaction log, appends the `topup` record (with the full
+   * amount). When reversals of this PaymentIntent were recorded before it was credited (a refund webhook
+   * that overtook the credit), the balance gains the amount minus those reversals, capped at the amount. A second call with the same PaymentIntent id
    * changes nothing and resolves with `credited: false` and the current balance of `credit.clientId`
    * (0 when that client has no record); it does not compare the client or amount of the first credit.
    * Concurrent calls with one PaymentIntent id credit exactly once. Rejects with a RangeError, changing
@@ -88,9 +120,10 @@ export interface Store {
 
   /**
    * Optional transaction log: appends one record as given. Called only when present; a store that keeps
-   * a log implements both this and {@link listTransactions}. It neither creates clients nor touches
-   * balances, and it is not atomic with {@link deductBalance}: the caller appends the `deduction` record
-   * after a successful deduction, best effort. Record ids are unique; a store may reject a duplicate.
+   * a log implements both this and {@link listTransactions}, and appends the `record` argument of
+   * {@link deductBalance}. It neither creates clients nor touches balances. The gate does not call it:
+   * it passes the `deduction` record to {@link deductBalance}. Record ids are unique; a store may reject
+   * a duplicate.
    */
   recordTransaction?(record: TransactionRecord): Promise<void>;
 
@@ -99,6 +132,53 @@ export interface Store {
    * when there are none. A store may drop records older than its documented retention period.
    */
   listTransactions?(clientId: string): Promise<TransactionRecord[]>;
+
+  /**
+   * Optional (robustness): true when {@link creditTopUp} credited this PaymentIntent and the store still
+   * keeps its marker. Read-only; used by reconciliation dry runs.
+   */
+  hasCredit?(paymentIntentId: string): Promise<boolean>;
+
+  /**
+   * Optional (robustness): records that the processor took money of a top-up back, and takes it from the
+   * credited client's balance, in one atomic step. The reversal `key` is kept at the highest `amount`
+   * seen, so repeated and out-of-order calls are harmless. Let R be the sum over the PaymentIntent's keys
+   * and U the credited amount: the client always has lost exactly min(U, R) to reversals of this
+   * PaymentIntent, whatever the order of the calls and of the credit. Before the credit, the reversal is
+   * only recorded (and {@link creditTopUp} credits U − min(U, R)). The balance may become negative.
+   */
+  reverseTopUp?(reversal: TopUpReversal): Promise<TopUpReversalResult>;
+
+  /** Optional (robustness): true when {@link markEventProcessed} was called for this processor event id. */
+  hasProcessedEvent?(eventId: string): Promise<boolean>;
+
+  /**
+   * Optional (robustness): remembers a processor event id as handled (webhook deduplication). A store may
+   * forget it after a retention period it documents, far longer than the processor's retry window.
+   */
+  markEventProcessed?(eventId: string): Promise<void>;
+
+  /**
+   * Optional (robustness): a lease on `name`. Atomically takes it when nobody holds it or the holder's
+   * lease has expired, and resolves a fresh opaque token; resolves `null`, changing nothing, while
+   * another unexpired lease exists. The lease expires `ttlMs` (a positive safe integer) after it was
+   * taken even if never released, so a crashed holder blocks others for at most `ttlMs`. Not reentrant:
+   * the holder's own second call also gets `null`. Names are their own namespace (not client ids).
+   */
+  acquireLock?(name: string, ttlMs: number): Promise<string | null>;
+
+  /**
+   * Optional (robustness): releases the lease on `name` only when `token` is the current holder's
+   * (compare and delete in one step). Resolves true when released; false when the lease had expired,
+   * was taken by someone else since, or never existed, and then changes nothing.
+   */
+  releaseLock?(name: string, token: string): Promise<boolean>;
+
+  /**
+   * Optional: how long credited-PaymentIntent markers are kept, in milliseconds; absent when they are
+   * kept forever. Reconciliation never looks further back than this.
+   */
+  readonly creditRetentionMs?: number;
 
   /** Releases connections and handles. Calling it again resolves; any other call afterwards rejects. */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // Cheap input guards shared by the shipped stores; callers pass validated data, these catch bugs.
-import type { TopUpCredit, TransactionRecord } from './store.ts';
+import type { TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
 
 /** Throws a TypeError unless `value` is a non-empty string. */
 export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
@@ -36,6 +36,41 @@ export function assertTransactionRecord(record: TransactionRecord): void {
   assertNonEmptyString(record.createdAt, 'record.createdAt');
   if (record.paymentIntentId !== undefined) assertNonEmptyString(record.paymentIntentId, 'record.paymentIntentId');
   if (record.resource !== undefined) assertNonEmptyString(record.resource, 'record.resource');
+}
+
+/** Validates the `record` argument of `deductBalance`: a `deduction` of `amount` for `clientId`. */
+export function assertDeductionRecord(record: TransactionRecord, clientId: string, amount: number): void {
+  assertTransactionRecord(record);
+  if (record.type !== 'deduction' || record.clientId !== clientId || record.amount !== amount) {
+    throw new TypeError('record must be a deduction of the same client and amount as the deduction');
+  }
+}
+
+/** Validates a {@link TopUpReversal}. */
+export function assertTopUpReversal(reversal: TopUpReversal): void {
+  if (typeof reversal !== 'object' || reversal === null) throw new TypeError('reversal must be an object');
+  assertNonEmptyString(reversal.paymentIntentId, 'paymentIntentId');
+  assertNonEmptyString(reversal.key, 'key');
+  assertSafeInteger(reversal.amount, 'amount', 1);
+}
+
+/** Validates the arguments of `acquireLock`. */
+export function assertLockRequest(name: unknown, ttlMs: unknown): void {
+  assertNonEmptyString(name, 'name');
+  assertSafeInteger(ttlMs, 'ttlMs', 1);
+}
+
+/**
+ * Units a reversal takes now: the client has lost min(units, reversed) in total, so raising the
+ * reversed sum from `before` to `after` takes the difference of the capped values.
+ */
+export function reversalTake(units: number, before: number, after: number): number {
+  return Math.min(units, after) - Math.min(units, before);
+}
+
+/** `a + b` for non-negative safe integers, saturating at Number.MAX_SAFE_INTEGER (reversal sums). */
+export function addSaturating(a: number, b: number): number {
+  return a > Number.MAX_SAFE_INTEGER - b ? Number.MAX_SAFE_INTEGER : a + b;
 }
 
 /** Throws a RangeError when `balance + amount` would pass Number.MAX_SAFE_INTEGER. */

@@ -1,8 +1,10 @@
 // Test helper: a store wrapper whose next calls of a chosen method fail, to test outages.
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { Store, TopUpCredit, TransactionRecord } from '../stores/store.ts';
+import type { Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
 
-type Method = 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction';
+type Method =
+  | 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
+  | 'hasCredit' | 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed' | 'acquireLock' | 'releaseLock';
 
 /** Delegates to a MemoryStore; `failNext(method, n)` makes the next n calls of `method` reject. */
 export class FlakyStore implements Store {
@@ -22,8 +24,8 @@ export class FlakyStore implements Store {
     return run();
   }
 
-  deductBalance(clientId: string, amount: number) {
-    return this.#call('deductBalance', () => this.inner.deductBalance(clientId, amount));
+  deductBalance(clientId: string, amount: number, record?: TransactionRecord) {
+    return this.#call('deductBalance', () => this.inner.deductBalance(clientId, amount, record));
   }
   addBalance(clientId: string, amount: number) {
     return this.#call('addBalance', () => this.inner.addBalance(clientId, amount));
@@ -39,6 +41,27 @@ export class FlakyStore implements Store {
   }
   recordTransaction(record: TransactionRecord) {
     return this.#call('recordTransaction', async () => this.inner.recordTransaction?.(record));
+  }
+  listTransactions(clientId: string) {
+    return this.#call('listTransactions', async () => (await this.inner.listTransactions?.(clientId)) ?? []);
+  }
+  hasCredit(paymentIntentId: string) {
+    return this.#call('hasCredit', () => this.inner.hasCredit(paymentIntentId));
+  }
+  reverseTopUp(reversal: TopUpReversal) {
+    return this.#call('reverseTopUp', () => this.inner.reverseTopUp(reversal));
+  }
+  hasProcessedEvent(eventId: string) {
+    return this.#call('hasProcessedEvent', () => this.inner.hasProcessedEvent(eventId));
+  }
+  markEventProcessed(eventId: string) {
+    return this.#call('markEventProcessed', () => this.inner.markEventProcessed(eventId));
+  }
+  acquireLock(name: string, ttlMs: number) {
+    return this.#call('acquireLock', () => this.inner.acquireLock(name, ttlMs));
+  }
+  releaseLock(name: string, token: string) {
+    return this.#call('releaseLock', () => this.inner.releaseLock(name, token));
   }
   close() {
     return this.inner.close();

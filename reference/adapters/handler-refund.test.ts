@@ -1,0 +1,113 @@
+// Tests of refundOnHandlerError on both adapters: a paid request whose handler fails gets its price back, once.
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCredit402 } from '../credit402.ts';
+import type { Gate } from '../gate/gate.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { paidFetch } from '../testing/paid-fetch.ts';
+import { credit402Middleware } from './express.ts';
+import { credit402Fastify } from './fastify.ts';
+
+const PATHS = ['/ok', '/throws', '/unavailable', '/missing'] as const;
+const CLIENT = 'c'.repeat(64);
+
+function gateFor(store: MemoryStore, refundOnHandlerError: boolean): Gate {
+  return createCredit402({
+    stripeSecretKey: 'sk_test_refunds',
+    stripePublishableKey: 'pk_test_refunds',
+    serverSecret: 'credit402-handler-refund-test-secret-0123456789',
+    store,
+    routes: Object.fromEntries(PATHS.map((path) => [`GET ${path}`, { amount: 500 }])),
+    refundOnHandlerError,
+    onError: () => {},
+  });
+}
+
+/** Starts an app whose four paid routes answer 200, throw, answer 503 and answer 404. */
+const apps = {
+  async fastify(gate: Gate) {
+    const app = Fastify();
+    await app.register(credit402Fastify, { gate });
+    app.get('/ok', async () => ({ ok: true }));
+    app.get('/throws', async () => {
+      throw new Error('handler failed');
+    });
+    app.get('/unavailable', async (_request, reply) => reply.code(503).send({ busy: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+  },
+  async express(gate: Gate) {
+    const app = express();
+    app.use(credit402Middleware(gate));
+    app.get('/ok', (_req, res) => void res.json({ ok: true }));
+    app.get('/throws', () => {
+      throw new Error('handler failed');
+    });
+    app.get('/unavailable', (_req, res) => void res.status(503).json({ busy: true }));
+    app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const started = app.listen(0, '127.0.0.1', () => resolve(started));
+    });
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  },
+};
+
+describe.each(['fastify', 'express'] as const)('refundOnHandlerError on %s', (framework) => {
+  let close: (() => Promise<unknown>) | undefined;
+  afterEach(async () => {
+    await close?.();
+  });
+
+  async function balancesAfterEachRoute(refund: boolean): Promise<Record<string, { status: number; balance: number | undefined }>> {
+    const store = new MemoryStore();
+    const app = await apps[framework](gateFor(store, refund));
+    close = app.close;
+    const out: Record<string, { status: number; balance: number | undefined }> = {};
+    for (const [index, path] of PATHS.entries()) {
+      const clientId = String(index).repeat(64);
+      await store.addBalance(clientId, 10_000);
+      const response = await paidFetch(app.url, `GET ${path}`, { clientId });
+      // The refund runs once the answer is sent: wait for it when one is due, then give others a moment too.
+      const balance = async () => (await store.getClient(clientId))?.balance;
+      if (refund && response.status >= 500) await expect.poll(balance, { timeout: 2_000 }).toBe(10_000);
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+      out[path] = { status: response.status, balance: await balance() };
+    }
+    return out;
+  }
+
+  it('gives the price back when the handler throws or answers 5xx, and only then', async () => {
+    expect(await balancesAfterEachRoute(true)).toEqual({
+      '/ok': { status: 200, balance: 9_500 },
+      '/throws': { status: 500, balance: 10_000 },
+      '/unavailable': { status: 503, balance: 10_000 },
+      '/missing': { status: 404, balance: 9_500 },
+    });
+  });
+
+  it('keeps the deduction when the option is off (the default)', async () => {
+    const balances = await balancesAfterEachRoute(false);
+    expect(balances['/throws']).toEqual({ status: 500, balance: 9_500 });
+    expect(balances['/unavailable']).toEqual({ status: 503, balance: 9_500 });
+  });
+});
+
+describe('the refund callback', () => {
+  it('refunds at most once however often it is called, and only with the option on', async () => {
+    const store = new MemoryStore();
+    await store.addBalance(CLIENT, 1_000);
+    const decision = await gateFor(store, true).handle({ method: 'GET', url: '/ok', paymentHeader: Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64') });
+    if (decision.action !== 'serve' || !decision.refund) throw new Error('expected a serve decision with a refund');
+    await Promise.all([decision.refund(), decision.refund()]);
+    await decision.refund();
+    expect((await store.getClient(CLIENT))?.balance).toBe(1_000);
+    const off = await gateFor(store, false).handle({ method: 'GET', url: '/ok', paymentHeader: Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64') });
+    expect(off).toMatchObject({ action: 'serve' });
+    expect((off as { refund?: unknown }).refund).toBeUndefined();
+  });
+});

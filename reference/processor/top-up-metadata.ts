@@ -1,0 +1,37 @@
+// The top-up metadata of a PaymentIntent (CR-7.17): written by the gate, read back by webhooks and reconciliation.
+import { isClientIdShape } from '../protocol/identity.ts';
+import { unitsToCents } from '../protocol/units.ts';
+import type { TopUpMetadata } from './processor.ts';
+
+/** Metadata key holding the clientId the top-up credits. */
+export const CLIENT_ID_KEY = 'credit402_client_id';
+/** Metadata key holding the top-up in units, as a decimal string. */
+export const TOP_UP_UNITS_KEY = 'credit402_top_up_units';
+
+/** Why a PaymentIntent without credit402 metadata is ignored (not an error: other payments share the account). */
+export const NOT_A_TOP_UP = 'not a credit402 top-up';
+
+/** The metadata the gate puts on a top-up PaymentIntent. */
+export function topUpMetadata(clientId: string, units: number): Record<string, string> {
+  return { [CLIENT_ID_KEY]: clientId, [TOP_UP_UNITS_KEY]: String(units) };
+}
+
+/**
+ * Reads the top-up back from a PaymentIntent's metadata and received amount. Refuses metadata the gate
+ * would not have written, and a PaymentIntent that received less than the top-up's price, so that
+ * metadata set by hand cannot credit more than was paid.
+ */
+export function readTopUp(metadata: Record<string, string> | null | undefined, amountReceivedCents: number): TopUpMetadata | string {
+  const clientId = metadata?.[CLIENT_ID_KEY];
+  const units = metadata?.[TOP_UP_UNITS_KEY];
+  if (clientId === undefined && units === undefined) return NOT_A_TOP_UP;
+  if (clientId === undefined || !isClientIdShape(clientId)) return `metadata ${CLIENT_ID_KEY} is not a client id`;
+  if (units === undefined || !/^[1-9][0-9]{0,15}$/.test(units) || !Number.isSafeInteger(Number(units))) {
+    return `metadata ${TOP_UP_UNITS_KEY} is not a positive integer`;
+  }
+  const value = Number(units);
+  if (amountReceivedCents < unitsToCents(value)) {
+    return `received ${amountReceivedCents} minor units, less than the ${unitsToCents(value)} a top-up of ${value} units costs`;
+  }
+  return { clientId, units: value };
+}

@@ -1,0 +1,89 @@
+// Reconciliation: credits every succeeded top-up PaymentIntent the store has not credited (or, in a dry run, lists them).
+import type { Processor } from '../processor/processor.ts';
+import type { Store } from '../stores/store.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How far back a run looks by default. */
+export const DEFAULT_LOOKBACK_MS = 30 * DAY_MS;
+
+/** Options of {@link reconcile}. */
+export interface ReconcileOptions {
+  processor: Processor;
+  store: Store;
+  /** Report drift without changing anything (needs the store's `hasCredit`). */
+  dryRun?: boolean;
+  /** Oldest PaymentIntent creation time to look at; default 30 days ago, never before the store's credit retention. */
+  since?: Date;
+  /** The current time; default now. */
+  now?: Date;
+}
+
+/** One succeeded top-up the store had not credited. */
+export interface Drift {
+  paymentIntentId: string;
+  clientId: string;
+  units: number;
+}
+
+/** What a run saw and did. */
+export interface ReconcileReport {
+  dryRun: boolean;
+  since: string;
+  /** Succeeded PaymentIntents carrying valid top-up metadata. */
+  seen: number;
+  alreadyCredited: number;
+  /** Credited by this run (in a dry run: that would be credited). */
+  credited: Drift[];
+  /** Units of `credited`. */
+  units: number;
+}
+
+/** The oldest creation time a run may look at: a marker older than the store keeps could be credited twice. */
+function earliestSince(store: Store, now: number): number {
+  return store.creditRetentionMs === undefined ? -Infinity : now - store.creditRetentionMs + DAY_MS;
+}
+
+/**
+ * Lists succeeded top-ups at the processor and credits those the store has not (creditTopUp is
+ * idempotent, so a run racing the request path or a webhook credits nothing twice). Rejects with a
+ * RangeError when `since` is older than the store keeps its credited markers.
+ */
+export async function reconcile(options: ReconcileOptions): Promise<ReconcileReport> {
+  const { processor, store, dryRun = false } = options;
+  if (!processor.listSucceededTopUps) throw new TypeError('the processor cannot list succeeded top-ups');
+  if (dryRun && !store.hasCredit) throw new TypeError('a dry run needs a store with hasCredit');
+  const now = (options.now ?? new Date()).getTime();
+  const earliest = earliestSince(store, now);
+  const since = options.since?.getTime() ?? Math.max(now - DEFAULT_LOOKBACK_MS, earliest);
+  if (since < earliest) {
+    throw new RangeError(`since ${new Date(since).toISOString()} is older than the store keeps credited PaymentIntents (look back at most to ${new Date(earliest).toISOString()})`);
+  }
+  const report: ReconcileReport = { dryRun, since: new Date(since).toISOString(), seen: 0, alreadyCredited: 0, credited: [], units: 0 };
+  for await (const topUp of processor.listSucceededTopUps({ since: new Date(since) })) {
+    report.seen++;
+    const { paymentIntentId, clientId, units } = topUp;
+    const creditedNow = dryRun
+      ? !(await store.hasCredit!(paymentIntentId))
+      : (await store.creditTopUp({ clientId, amount: units, paymentIntentId })).credited;
+    if (!creditedNow) {
+      report.alreadyCredited++;
+      continue;
+    }
+    report.credited.push({ paymentIntentId, clientId, units });
+    report.units += units;
+  }
+  return report;
+}
+
+/** The report as the command prints it; client ids are shortened (they are bearer credentials). */
+export function formatReport(report: ReconcileReport): string {
+  const row = (label: string, value: string | number): string => `  ${`${label}:`.padEnd(24)}${value}`;
+  const lines = [
+    `credit402 reconcile${report.dryRun ? ' (dry run: nothing changed)' : ''}, PaymentIntents created since ${report.since}`,
+    row('succeeded top-ups seen', report.seen),
+    row('already credited', report.alreadyCredited),
+    row(report.dryRun ? 'would credit' : 'credited now', `${report.credited.length} (${report.units} units)`),
+  ];
+  for (const drift of report.credited) lines.push(`    ${drift.paymentIntentId}  client ${drift.clientId.slice(0, 8)}…  ${drift.units} units`);
+  return lines.join('\n');
+}

@@ -1,0 +1,50 @@
+// The reference server's robustness options: webhook configuration, and the embedded emulator's webhooks wired up.
+import { describe, expect, it } from 'vitest';
+import { EmulatorControl } from '../../harness/emulator/control-client.ts';
+import { FlakyStore } from '../testing/flaky-store.ts';
+import { paidFetch } from '../testing/paid-fetch.ts';
+import { loadServerConfig } from './server-config.ts';
+import { startReferenceServer } from './start-server.ts';
+
+const codeOf = (run: () => unknown): string | undefined => {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+};
+
+describe('reference server webhook configuration', () => {
+  it('CR-14.1 reads the signing secret from STRIPE_WEBHOOK_SECRET and checks the webhook path', () => {
+    expect(loadServerConfig({ env: { STRIPE_WEBHOOK_SECRET: 'whsec_env' } }).stripeWebhookSecret).toBe('whsec_env');
+    expect(codeOf(() => loadServerConfig({ overrides: { webhookPath: 'webhooks' } }))).toBe('ERR_WEBHOOK_PATH');
+    expect(codeOf(() => loadServerConfig({ overrides: { webhookPath: '/hooks?x=1' } }))).toBe('ERR_WEBHOOK_PATH');
+    expect(codeOf(() => loadServerConfig({ overrides: { webhookPath: '/api/weather' } }))).toBe('ERR_WEBHOOK_PATH');
+    expect(codeOf(() => loadServerConfig({ overrides: { webhookPath: '/hooks/stripe' } }))).toBeUndefined();
+  });
+
+  it('CR-14.1 refuses to start with a malformed signing secret', async () => {
+    const config = loadServerConfig({ overrides: { port: 0, store: { kind: 'memory' }, stripeWebhookSecret: 'not-a-secret' } });
+    await expect(startReferenceServer(config)).rejects.toMatchObject({ code: 'ERR_WEBHOOK_SECRET' });
+  });
+
+  it('with the embedded emulator, registers its own endpoint there, so a charge the request could not credit is credited', async () => {
+    const store = new FlakyStore();
+    const config = loadServerConfig({ overrides: { port: 0, store: { kind: 'memory' }, webhookPath: '/hooks/stripe' } });
+    const server = await startReferenceServer(config, { store });
+    try {
+      expect(server.webhookUrl).toBe(`${server.url}/hooks/stripe`);
+      const control = new EmulatorControl(server.emulator!.controlUrl);
+      store.failNext('creditTopUp');
+      const response = await paidFetch(server.url, 'GET /api/weather', { paymentMethodId: 'pm_card_mastercard' });
+      expect(response.status).toBe(503);
+      const record = await control.waitForEvent((r) => r.event.type === 'payment_intent.succeeded' && r.attempts.length > 0);
+      expect(record.attempts[0]?.status).toBe(200);
+      const clientId = (record.event.data.object as { metadata: Record<string, string> }).metadata.credit402_client_id!;
+      expect(await store.getClient(clientId)).toMatchObject({ balance: 50_000, topUps: 1 });
+    } finally {
+      await server.close();
+    }
+  });
+});

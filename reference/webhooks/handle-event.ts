@@ -1,0 +1,44 @@
+// What a verified processor event does to the store: credit a top-up, or take a refund or dispute back.
+import { UNITS_PER_MINOR } from '../protocol/constants.ts';
+import type { ProcessorEvent } from '../processor/processor.ts';
+import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
+import type { Store } from '../stores/store.ts';
+
+/** The store methods webhooks need. */
+export type WebhookStore = Pick<Store, 'creditTopUp'> & Required<Pick<Store, 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed'>>;
+
+/** What handling one event did. */
+export type WebhookOutcome =
+  | { action: 'credited' | 'already_credited'; paymentIntentId: string; clientId: string; balance: number }
+  | { action: 'reversed'; paymentIntentId: string; key: string; taken: number; pending: boolean }
+  | { action: 'ignored'; reason: string };
+
+/**
+ * Applies one event. Every effect is idempotent in the store (credit once per PaymentIntent; each
+ * reversal key kept at its highest amount), so duplicates and any delivery order end in the same state:
+ * the client has credited − min(credited, refunded + disputed) from each top-up.
+ */
+export async function applyProcessorEvent(store: WebhookStore, event: ProcessorEvent): Promise<WebhookOutcome> {
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      if (event.topUp === null) return { action: 'ignored', reason: event.ignoredBecause ?? NOT_A_TOP_UP };
+      const { clientId, units } = event.topUp;
+      const result = await store.creditTopUp({ clientId, amount: units, paymentIntentId: event.paymentIntentId });
+      return { action: result.credited ? 'credited' : 'already_credited', paymentIntentId: event.paymentIntentId, clientId, balance: result.balance };
+    }
+    case 'charge.refunded':
+      return reverse(store, event.paymentIntentId, `refund:${event.chargeId}`, event.amountRefundedCents);
+    case 'charge.dispute.created':
+      return reverse(store, event.paymentIntentId, `dispute:${event.disputeId}`, event.amountCents);
+    default:
+      return { action: 'ignored', reason: `event type ${event.processorType} is not handled` };
+  }
+}
+
+/** Records `cents` (cumulative for the key) as units; the store caps what it takes at the credited top-up. */
+async function reverse(store: WebhookStore, paymentIntentId: string | null, key: string, cents: number): Promise<WebhookOutcome> {
+  if (paymentIntentId === null) return { action: 'ignored', reason: 'the charge has no PaymentIntent' };
+  if (cents <= 0) return { action: 'ignored', reason: 'no amount' };
+  const result = await store.reverseTopUp({ paymentIntentId, key, amount: cents * UNITS_PER_MINOR });
+  return { action: 'reversed', paymentIntentId, key, taken: result.taken, pending: result.clientId === null };
+}

@@ -1,0 +1,80 @@
+// The webhook endpoint's engine: verify, deduplicate, apply; adapters only hand over the raw body and signature.
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { WebhookSignatureError, type Processor } from '../processor/processor.ts';
+import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
+import type { Store } from '../stores/store.ts';
+import { applyProcessorEvent, type WebhookOutcome, type WebhookStore } from './handle-event.ts';
+
+/** Default path of the webhook endpoint. */
+export const DEFAULT_WEBHOOK_PATH = '/webhooks/stripe';
+
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** A store with `reverseTopUp`, `hasProcessedEvent` and `markEventProcessed` (all shipped stores). */
+  store: Store;
+  /** A processor with `parseWebhookEvent` (the Stripe processor built with a `webhookSecret`). */
+  processor: Processor;
+  /** Called with every failure while handling an event; default: console.error. */
+  onError?: (error: unknown, stage: string) => void;
+}
+
+/**
+ * The HTTP answer to one webhook delivery. 2xx tells the processor not to deliver it again. The body
+ * names what happened but no client id or balance (the processor keeps webhook answers in its logs).
+ */
+export interface WebhookResponse {
+  status: 200 | 400 | 500;
+  body: { received: true; eventId: string; action: WebhookOutcome['action'] | 'duplicate' } | { error: string };
+}
+
+/** Handles webhook deliveries; never rejects. */
+export interface WebhookHandler {
+  handle(rawBody: Buffer | string, signature: string | undefined): Promise<WebhookResponse>;
+}
+
+const STORE_METHODS = ['creditTopUp', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed'] as const;
+
+/**
+ * Builds the webhook engine. Answers 400 when the signature does not verify, 200 once an event is
+ * applied (or was already, or is of no concern), and 500 when the store fails, so that the processor
+ * delivers the event again. The event id is remembered only after its effect is stored: a crash in
+ * between leads to a redelivery, which the idempotent effects absorb.
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const { store, processor } = options;
+  const record = store as unknown as Record<string, unknown>;
+  if (typeof store !== 'object' || store === null || !STORE_METHODS.every((name) => typeof record[name] === 'function')) {
+    throw new Credit402ConfigError('ERR_STORE', `webhooks need a store with ${STORE_METHODS.join(', ')}`);
+  }
+  if (typeof processor?.parseWebhookEvent !== 'function') {
+    throw new Credit402ConfigError('ERR_PROCESSOR', 'webhooks need a processor with parseWebhookEvent (a StripeProcessor with webhookSecret)');
+  }
+  const webhookStore = store as unknown as WebhookStore;
+  const parse = processor.parseWebhookEvent.bind(processor);
+  const report = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402 webhook: ${stage} failed:`, error));
+
+  return {
+    async handle(rawBody, signature) {
+      let event;
+      try {
+        event = await parse(rawBody, signature);
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) return { status: 400, body: { error: `Webhook signature rejected: ${error.message}` } };
+        report(error, 'parseWebhookEvent');
+        return { status: 400, body: { error: 'Webhook payload rejected' } };
+      }
+      try {
+        if (await webhookStore.hasProcessedEvent(event.id)) return { status: 200, body: { received: true, eventId: event.id, action: 'duplicate' } };
+        const outcome = await applyProcessorEvent(webhookStore, event);
+        if (outcome.action === 'ignored' && event.type === 'payment_intent.succeeded' && outcome.reason !== NOT_A_TOP_UP) {
+          report(new Error(`PaymentIntent ${event.paymentIntentId} not credited: ${outcome.reason}`), `webhook ${event.id}`);
+        }
+        await webhookStore.markEventProcessed(event.id).catch((error: unknown) => report(error, 'markEventProcessed'));
+        return { status: 200, body: { received: true, eventId: event.id, action: outcome.action } };
+      } catch (error) {
+        report(error, `webhook ${event.type}`);
+        return { status: 500, body: { error: 'Event not applied; deliver it again' } };
+      }
+    },
+  };
+}

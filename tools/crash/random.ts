@@ -1,0 +1,34 @@
+// A small seeded random generator (mulberry32), so a crash-test run can be replayed with --seed.
+
+/** Random helpers over one seeded stream. */
+export class Random {
+  #state: number;
+
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** One element of a non-empty list. */
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+
+  /** True with probability `p`. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
