@@ -7,6 +7,7 @@ import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { StripeApiBase } from '../processor/stripe-processor.ts';
 import type { Store } from '../stores/store.ts';
+import { trackInFlight } from './in-flight.ts';
 import { buildStore } from './build-store.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
@@ -66,7 +67,7 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
   const store = injected.store ?? (await buildStore(config.store));
   try {
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
-    const gate = createCredit402({
+    const { gate, drain } = trackInFlight(createCredit402({
       stripeSecretKey: config.stripeSecretKey,
       stripePublishableKey: config.stripePublishableKey,
       serverSecret: config.serverSecret,
@@ -79,7 +80,7 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       ...(config.lockTtlMs !== undefined ? { lockTtlMs: config.lockTtlMs } : {}),
       ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
       ...stripeApi,
-    });
+    }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
     const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
     const webhook = secret === undefined ? undefined : {
@@ -104,6 +105,7 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       ...(webhookUrl ? { webhookUrl } : {}),
       async close() {
         await http.close();
+        await drain(5_000);
         await store.close();
         await emulator?.close();
       },

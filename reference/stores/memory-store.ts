@@ -22,6 +22,8 @@ import {
 export interface MemoryStoreOptions {
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
+  /** Records kept per client, the oldest dropped first, so a long-running process stays bounded; default 10000. */
+  maxTransactionsPerClient?: number;
 }
 
 interface Credited { clientId: string; amount: number }
@@ -40,10 +42,15 @@ export class MemoryStore implements Store {
   readonly #reversals = new Map<string, Map<string, number>>();
   readonly #events = new Set<string>();
   readonly #locks = new Map<string, { token: string; expiresAt: number }>();
+  readonly #maxTransactions: number;
   readonly #transactions = new Map<string, TransactionRecord[]>();
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
+    this.#maxTransactions = options.maxTransactionsPerClient ?? 10_000;
+    if (!Number.isSafeInteger(this.#maxTransactions) || this.#maxTransactions < 1) {
+      throw new RangeError('maxTransactionsPerClient must be a positive safe integer');
+    }
     if (options.recordTransactions ?? true) {
       this.recordTransaction = async (record) => {
         this.#assertOpen();
@@ -192,8 +199,13 @@ export class MemoryStore implements Store {
 
   #append(record: TransactionRecord): void {
     const log = this.#transactions.get(record.clientId);
-    if (log === undefined) this.#transactions.set(record.clientId, [record]);
-    else log.push(record);
+    if (log === undefined) {
+      this.#transactions.set(record.clientId, [record]);
+      return;
+    }
+    log.push(record);
+    // Trim in batches (a tenth of the limit at a time) so appending stays cheap.
+    if (log.length > this.#maxTransactions + Math.ceil(this.#maxTransactions / 10)) log.splice(0, log.length - this.#maxTransactions);
   }
 
   #assertOpen(): void {

@@ -129,7 +129,8 @@ export interface Store {
 
   /**
    * Optional: the client's transaction records in the order they were appended (oldest first); `[]`
-   * when there are none. A store may drop records older than its documented retention period.
+   * when there are none. A store may drop records older than its documented retention period, or the
+   * oldest records beyond a documented count per client.
    */
   listTransactions?(clientId: string): Promise<TransactionRecord[]>;
 
