@@ -1,4 +1,4 @@
-// DDL of the SQLite store: 64-bit INTEGER columns in STRICT tables, created when missing, and its one migration.
+// DDL of the SQLite store: 64-bit INTEGER columns in STRICT tables, created when missing.
 import type Database from 'better-sqlite3';
 
 /** Table names for one prefix. */
@@ -29,19 +29,15 @@ export function sqliteTables(prefix: string): SqliteTables {
   };
 }
 
-function clientsTable(name: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${name} (
+/** `CREATE … IF NOT EXISTS` statements for the tables. SQLite INTEGER is a signed 64-bit value. */
+export function sqliteSchema(t: SqliteTables): string {
+  return `
+    CREATE TABLE IF NOT EXISTS ${t.clients} (
       client_id  TEXT    NOT NULL PRIMARY KEY,
       balance    INTEGER NOT NULL CHECK (balance BETWEEN -${MAX} AND ${MAX}),
       top_ups    INTEGER NOT NULL CHECK (top_ups BETWEEN 0 AND ${MAX}),
       created_at TEXT    NOT NULL
-    ) STRICT;`;
-}
-
-/** `CREATE … IF NOT EXISTS` statements for the tables. SQLite INTEGER is a signed 64-bit value. */
-export function sqliteSchema(t: SqliteTables): string {
-  return `
-    ${clientsTable(t.clients)}
+    ) STRICT;
     CREATE TABLE IF NOT EXISTS ${t.creditedPaymentIntents} (
       payment_intent_id TEXT    NOT NULL PRIMARY KEY,
       client_id         TEXT    NOT NULL,
@@ -50,7 +46,7 @@ export function sqliteSchema(t: SqliteTables): string {
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS ${t.transactions} (
       seq               INTEGER NOT NULL PRIMARY KEY,
-      id                TEXT    NOT NULL UNIQUE,
+      id                TEXT    NOT NULL,
       type              TEXT    NOT NULL CHECK (type IN ('topup', 'deduction')),
       client_id         TEXT    NOT NULL,
       amount            INTEGER NOT NULL CHECK (amount >= 0),
@@ -78,21 +74,7 @@ export function sqliteSchema(t: SqliteTables): string {
   `;
 }
 
-/**
- * Creates the tables and, once, rebuilds a clients table of an earlier version whose CHECK forbade
- * negative balances (SQLite cannot alter a CHECK). Runs in one IMMEDIATE transaction, so processes
- * opening the file together migrate it once.
- */
-export function migrateSqlite(db: Database.Database, t: SqliteTables): void {
-  db.transaction(() => {
-    db.exec(sqliteSchema(t));
-    const row = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(t.clients);
-    if (row === undefined || !/balance\s+BETWEEN\s+0\s+AND/i.test(row.sql)) return;
-    const rebuilt = `${t.clients}_rebuilt`;
-    db.exec(`DROP TABLE IF EXISTS ${rebuilt};
-      ${clientsTable(rebuilt)}
-      INSERT INTO ${rebuilt} (client_id, balance, top_ups, created_at) SELECT client_id, balance, top_ups, created_at FROM ${t.clients};
-      DROP TABLE ${t.clients};
-      ALTER TABLE ${rebuilt} RENAME TO ${t.clients};`);
-  }).immediate();
+/** Creates the tables when missing, in one IMMEDIATE transaction so processes opening the file together agree. */
+export function createSqliteTables(db: Database.Database, t: SqliteTables): void {
+  db.transaction(() => db.exec(sqliteSchema(t))).immediate();
 }

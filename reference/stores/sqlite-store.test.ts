@@ -96,24 +96,6 @@ describe('SqliteStore on a shared file', () => {
     expect(await b.acquireLock('payment:x', 10_000)).not.toBeNull();
   });
 
-  it('migrates a clients table that forbade negative balances, keeping its rows', async () => {
-    const path = newPath();
-    const db = new Database(path);
-    db.exec(`CREATE TABLE credit402_clients (
-      client_id TEXT NOT NULL PRIMARY KEY,
-      balance INTEGER NOT NULL CHECK (balance BETWEEN 0 AND 9007199254740991),
-      top_ups INTEGER NOT NULL CHECK (top_ups BETWEEN 0 AND 9007199254740991),
-      created_at TEXT NOT NULL) STRICT`);
-    db.prepare('INSERT INTO credit402_clients VALUES (?, 100, 0, ?)').run('old', new Date().toISOString());
-    db.close();
-    const store = openOn(path);
-    const paymentIntentId = newPaymentIntentId();
-    await store.creditTopUp({ clientId: 'old', amount: 500, paymentIntentId });
-    await store.deductBalance('old', 550);
-    expect(await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 500 })).toMatchObject({ balance: -450 });
-    expect(await openOn(path).getClient('old')).toMatchObject({ balance: -450, topUps: 1 });
-  });
-
   it('keeps table prefixes apart and rejects unsafe ones', async () => {
     const path = newPath();
     const id = newClientId();

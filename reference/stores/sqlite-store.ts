@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type {
   ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
 } from './store.ts';
-import { migrateSqlite, sqliteTables } from './sqlite-schema.ts';
+import { createSqliteTables, sqliteTables } from './sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements, type TransactionRow } from './sqlite-statements.ts';
 import {
   assertDeductionRecord,
@@ -62,7 +62,7 @@ export class SqliteStore implements Store {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.defaultSafeIntegers(true);
-      migrateSqlite(db, t);
+      createSqliteTables(db, t);
     } catch (error) {
       db.close();
       throw error;
