@@ -2,11 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EmulatorControl, startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
-import { loadServerConfig } from '../server/server-config.ts';
-import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import {
   createCredit402Fetch,
@@ -18,6 +15,7 @@ import {
   type PaymentDecision,
   type PaymentRequiredInfo,
 } from './index.ts';
+import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 /** Weather costs half a minimum top-up, so the balance runs out every second request. */
@@ -27,10 +25,7 @@ const ROUTES = {
 };
 
 describe('createCredit402Fetch against the reference server', () => {
-  let emulator: RunningEmulator;
-  let control: EmulatorControl;
-  let server: RunningServer;
-  const charges = async () => (await control.journal({ method: 'POST', path: '/v1/payment_intents' })).filter((entry) => entry.status === 200);
+  const charges = async () => (await stack.control.journal({ method: 'POST', path: '/v1/payment_intents' })).filter((entry) => entry.status === 200);
 
   /** A wrapper paying with `decision`, recording every callback and every request it sends. */
   function client(decision: PaymentDecision | null, extra: Partial<Credit402FetchOptions> = {}) {
@@ -49,30 +44,20 @@ describe('createCredit402Fetch against the reference server', () => {
     });
     return { pay, calls, sent };
   }
-  const weather = () => `${server.url}/api/weather`;
+  const weather = () => `${stack.server.url}/api/weather`;
   const paymentOf = (request: Request | undefined) => {
     const header = request?.headers.get('payment');
     const decoded = header ? decodeBase64Json(header) : undefined;
     return decoded?.ok ? decoded.value : undefined;
   };
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    control = new EmulatorControl(emulator.controlUrl);
-    server = await startReferenceServer(
-      loadServerConfig({ overrides: { port: 0, store: { kind: 'memory' }, stripeApi: emulator.url, routes: ROUTES } }),
-    );
-  });
-  afterAll(async () => {
-    await server?.close();
-    await emulator?.close();
-  });
+  const stack = useReferenceStack({ routes: ROUTES });
   beforeEach(async () => {
-    await control.clearJournal();
+    await stack.control.clearJournal();
   });
 
   it('pays a first challenge through the callback and retries once with the payment method', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     const { pay, calls, sent } = client({ paymentMethodId: card });
     const response = await pay(weather());
     expect(response.status).toBe(200);
@@ -92,7 +77,7 @@ describe('createCredit402Fetch against the reference server', () => {
   });
 
   it('sends the stored clientId first, so a funded client is charged once and never asked again', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     const storage = new MemoryClientIdStorage();
     const { pay, calls, sent } = client({ paymentMethodId: card, topUpAmount: 100_000 }, { storage });
     const remaining: unknown[] = [];
@@ -103,7 +88,7 @@ describe('createCredit402Fetch against the reference server', () => {
     }
     expect(remaining).toEqual([75_000, 50_000, 25_000, 0]);
     expect(calls).toHaveLength(1);
-    const clientId = await storage.get(new URL(server.url).origin);
+    const clientId = await storage.get(new URL(stack.server.url).origin);
     expect(clientId).toMatch(HEX64);
     expect(sent).toHaveLength(5);
     expect(sent.slice(2).map(paymentOf)).toEqual([1, 2, 3].map(() => ({ stripe402Version: 1, clientId })));
@@ -113,7 +98,7 @@ describe('createCredit402Fetch against the reference server', () => {
   it('reuses a clientId kept in a file by an earlier run, without asking', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'credit402-run-'));
     try {
-      const card = await createCardPaymentMethod(emulator.url);
+      const card = await createCardPaymentMethod(stack.emulator.url);
       const firstRun = client({ paymentMethodId: card, topUpAmount: 75_000 }, { storage: new FileClientIdStorage(join(dir, 'ids.json')) });
       expect((await firstRun.pay(weather())).status).toBe(200);
       const secondRun = client({ paymentMethodId: card }, { storage: new FileClientIdStorage(join(dir, 'ids.json')) });
@@ -127,7 +112,7 @@ describe('createCredit402Fetch against the reference server', () => {
   });
 
   it('tops up again when the balance runs out, sending the clientId with the payment method', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     const { pay, calls, sent } = client({ paymentMethodId: card });
     const remaining: unknown[] = [];
     for (let i = 0; i < 3; i++) {
@@ -148,7 +133,7 @@ describe('createCredit402Fetch against the reference server', () => {
     const error = await pay(weather()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Credit402PaymentError);
     expect(error).toMatchObject({ code: 'card_declined', message: 'Your card was declined.', status: 402, retryable: false });
-    expect(await storage.get(new URL(server.url).origin)).toBeUndefined();
+    expect(await storage.get(new URL(stack.server.url).origin)).toBeUndefined();
     expect(pay.getLastPayment()).toBeUndefined();
     expect(pay.getSessionSpending()).toBe(0);
     expect(await charges()).toEqual([]);
@@ -161,22 +146,22 @@ describe('createCredit402Fetch against the reference server', () => {
     expect(await response.json()).toMatchObject({ stripe402Version: 1, accepts: [{ amount: 25_000 }] });
     expect(calls).toHaveLength(1);
     expect(sent).toHaveLength(1);
-    expect(await control.journal()).toEqual([]);
+    expect(await stack.control.journal()).toEqual([]);
   });
 
   it('refuses a top-up above maxTopUpPerPayment before paying anything', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    await control.clearJournal();
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    await stack.control.clearJournal();
     const { pay, sent } = client({ paymentMethodId: card }, { maxTopUpPerPayment: 40_000 });
     const error = await pay(weather()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Credit402SpendingLimitError);
     expect(error).toMatchObject({ limit: 'maxTopUpPerPayment', requested: 50_000, maximum: 40_000 });
     expect(sent).toHaveLength(1);
-    expect(await control.journal()).toEqual([]);
+    expect(await stack.control.journal()).toEqual([]);
   });
 
   it('refuses the top-up that would pass maxTopUpPerSession, after spending what was paid', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     const { pay } = client({ paymentMethodId: card }, { maxTopUpPerSession: 60_000 });
     expect((await pay(weather())).status).toBe(200);
     expect((await pay(weather())).status).toBe(200);
@@ -185,10 +170,10 @@ describe('createCredit402Fetch against the reference server', () => {
   });
 
   it('pays for a POST with a JSON body', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     const onPaymentRequired = vi.fn(async () => ({ paymentMethodId: card }));
     const pay = createCredit402Fetch({ onPaymentRequired });
-    const response = await pay(`${server.url}/api/translate`, {
+    const response = await pay(`${stack.server.url}/api/translate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'hello', to: 'fr' }),

@@ -1,42 +1,27 @@
 // Integration tests of outages: store and processor failures, over real sockets against the Stripe emulator.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
-import { loadServerConfig } from '../server/server-config.ts';
-import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const WEATHER = 'GET /api/weather';
 
 describe('gate under store and processor failures', () => {
-  let emulator: RunningEmulator;
-  let control: EmulatorControl;
-  let server: RunningServer;
   const store = new FlakyStore();
-  const charges = async () => control.journal({ method: 'POST', path: '/v1/payment_intents' });
+  const charges = async () => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    control = new EmulatorControl(emulator.controlUrl);
-    const config = loadServerConfig({ overrides: { port: 0, stripeApi: emulator.url, stripeTimeoutMs: 500 } });
-    server = await startReferenceServer(config, { store });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await emulator?.close();
-  });
+  const stack = useReferenceStack({ stripeTimeoutMs: 500 }, { store });
   beforeEach(async () => {
-    await control.clearJournal();
-    await control.clearFaults();
+    await stack.control.clearJournal();
+    await stack.control.clearFaults();
   });
 
   it('fails closed with 503 when the store is down on the credits path, logging neither header nor clientId (CR-6.6, CR-8.2, CR-8.9, CR-13.20, CR-10.7)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     store.failNext('deductBalance');
     const clientId = 'a'.repeat(64);
-    const response = await paidFetch(server.url, WEATHER, { clientId });
+    const response = await paidFetch(stack.server.url, WEATHER, { clientId });
     const logText = JSON.stringify(logged.mock.calls.map((call) => call.map(String)));
     logged.mockRestore();
     expect(logText).toContain('deductBalance');
@@ -45,36 +30,36 @@ describe('gate under store and processor failures', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(response.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'service_unavailable' });
-    expect(await control.journal()).toEqual([]);
+    expect(await stack.control.journal()).toEqual([]);
   });
 
   it('fails closed before any charge when the store is down on the payment path (CR-7.21)', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     store.failNext('deductBalance');
-    const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const response = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(response.status).toBe(503);
     expect(await charges()).toEqual([]);
   });
 
   it.each(['error500', 'timeout', 'reset'] as const)('answers payment_failed on a processor %s and credits nothing', async (kind) => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     // The SDK retries a dropped connection once even with maxNetworkRetries 0, so two faults make one failure.
-    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 2, delayMs: 2_000, match: { payment_method: card } });
-    const failed = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    await stack.control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 2, delayMs: 2_000, match: { payment_method: card } });
+    const failed = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(failed.status).toBe(402);
     expect(failed.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'payment_failed' });
-    await control.clearFaults();
-    const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    await stack.control.clearFaults();
+    const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
   });
 
   it('credits a charge exactly once when the store fails after the charge and the client retries (CR-7.22, CR-7.23, CR-7.16)', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
+    const card = await createCardPaymentMethod(stack.emulator.url);
     store.failNext('creditTopUp');
-    const pending = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const pending = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(pending.status).toBe(503);
     expect(pending.body).toMatchObject({ errorCode: 'service_unavailable' });
-    const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     const paid = retried.paymentResponse as { chargeId: string; creditsRemaining: number };
     expect(paid.creditsRemaining).toBe(49_500);
     const attempts = await charges();
@@ -85,8 +70,8 @@ describe('gate under store and processor failures', () => {
   });
 
   it('writes the deduction record with the deduction, so the log is exact (CR-11.8, CR-11.9, CR-13.30)', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    const response = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     const { clientId, chargeId } = response.paymentResponse as { clientId: string; chargeId: string };
     const log = (await store.inner.listTransactions?.(clientId)) ?? [];
     expect(log.map(({ type, amount, paymentIntentId, resource }) => ({ type, amount, paymentIntentId, resource }))).toEqual([

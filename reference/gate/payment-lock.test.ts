@@ -1,46 +1,31 @@
 // Integration tests of the per-client payment lock: concurrent first payments with one card make one charge.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
-import { loadServerConfig } from '../server/server-config.ts';
-import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
 import { PAYMENT_IN_PROGRESS } from './payment-lock.ts';
+import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const WEATHER = 'GET /api/weather';
 
 describe('payment lock', () => {
-  let emulator: RunningEmulator;
-  let control: EmulatorControl;
-  let server: RunningServer;
   const store = new MemoryStore();
   const chargesFor = async (methods: string[]) =>
-    (await control.journal({ method: 'POST', path: '/v1/payment_intents' })).filter((e) => methods.includes(String(e.params.payment_method)));
+    (await stack.control.journal({ method: 'POST', path: '/v1/payment_intents' })).filter((e) => methods.includes(String(e.params.payment_method)));
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    control = new EmulatorControl(emulator.controlUrl);
-    const config = loadServerConfig({ overrides: { port: 0, stripeApi: emulator.url, lockWaitMs: 1_000, lockTtlMs: 10_000 } });
-    server = await startReferenceServer(config, { store });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await emulator?.close();
-  });
+  const stack = useReferenceStack({ lockWaitMs: 1_000, lockTtlMs: 10_000 }, { store });
   beforeEach(async () => {
-    await control.clearFaults();
+    await stack.control.clearFaults();
   });
 
   it('CR-14.7 charges once for 6 concurrent first payments with one card through different payment methods and top-ups', async () => {
     const number = uniqueCardNumber();
-    const methods = await Promise.all([0, 1, 2].map(() => createCardPaymentMethod(emulator.url, number)));
+    const methods = await Promise.all([0, 1, 2].map(() => createCardPaymentMethod(stack.emulator.url, number)));
     const payloads = methods.flatMap((paymentMethodId, i) => [
       { paymentMethodId, topUpAmount: 50_000 + i },
       { paymentMethodId, topUpAmount: 60_000 + i },
     ]);
-    const responses = await Promise.all(payloads.map((payload) => paidFetch(server.url, WEATHER, payload)));
+    const responses = await Promise.all(payloads.map((payload) => paidFetch(stack.server.url, WEATHER, payload)));
     expect(responses.map((r) => r.status)).toEqual(Array(6).fill(200));
     const charges = (await chargesFor(methods)).filter((e) => e.status === 200);
     expect(charges).toHaveLength(1);
@@ -51,26 +36,26 @@ describe('payment lock', () => {
   });
 
   it('CR-14.7 answers 503 to a payment that waited longer than lockWaitMs, which is then served from the balance', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind: 'delay', delayMs: 1_600, match: { payment_method: card } });
-    const first = paidFetch(server.url, WEATHER, { paymentMethodId: card });
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    await stack.control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind: 'delay', delayMs: 1_600, match: { payment_method: card } });
+    const first = paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const waited = await paidFetch(server.url, WEATHER, { paymentMethodId: card, topUpAmount: 70_000 });
+    const waited = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card, topUpAmount: 70_000 });
     expect(waited.status).toBe(503);
     expect(waited.headers.get('retry-after')).toBe('1');
     expect(waited.body).toMatchObject({ errorCode: 'service_unavailable', error: PAYMENT_IN_PROGRESS });
     expect((await first).status).toBe(200);
-    const retried = await paidFetch(server.url, WEATHER, { paymentMethodId: card, topUpAmount: 70_000 });
+    const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card, topUpAmount: 70_000 });
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_000 });
     expect(await chargesFor([card])).toHaveLength(1);
   }, 15_000);
 
   it('releases the lock when the charge fails, so the next attempt does not wait', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    await control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind: 'error500', match: { payment_method: card } });
-    expect((await paidFetch(server.url, WEATHER, { paymentMethodId: card })).body).toMatchObject({ errorCode: 'payment_failed' });
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    await stack.control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind: 'error500', match: { payment_method: card } });
+    expect((await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card })).body).toMatchObject({ errorCode: 'payment_failed' });
     const started = Date.now();
-    expect((await paidFetch(server.url, WEATHER, { paymentMethodId: card })).status).toBe(200);
+    expect((await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card })).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

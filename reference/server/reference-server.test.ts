@@ -1,39 +1,24 @@
 // Integration tests: the reference server on both adapters, over real sockets, against the Stripe emulator.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { loadServerConfig } from './server-config.ts';
-import { startReferenceServer, type RunningServer } from './start-server.ts';
+import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const WEATHER = 'GET /api/weather';
 const HEX64 = /^[0-9a-f]{64}$/;
 const errorBody = (errorCode: string) => ({ success: false, creditsRemaining: 0, clientId: '', errorCode, error: expect.any(String) });
 
 describe.each(['fastify', 'express'] as const)('reference server on %s', (framework) => {
-  let emulator: RunningEmulator;
-  let control: EmulatorControl;
-  let server: RunningServer;
-  const charges = async () => control.journal({ method: 'POST', path: '/v1/payment_intents' });
-  const apiCalls = async () => control.journal();
+  const charges = async () => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
+  const apiCalls = async () => stack.control.journal();
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    control = new EmulatorControl(emulator.controlUrl);
-    const config = loadServerConfig({ overrides: { port: 0, framework, store: { kind: 'memory' }, stripeApi: emulator.url } });
-    server = await startReferenceServer(config);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await emulator?.close();
-  });
+  const stack = useReferenceStack({ framework });
   beforeEach(async () => {
-    await control.clearJournal();
+    await stack.control.clearJournal();
   });
 
   it('answers an unpaid gated request with the challenge in header and body', async () => {
-    const response = await paidFetch(server.url, WEATHER);
+    const response = await paidFetch(stack.server.url, WEATHER);
     expect(response.status).toBe(402);
     expect(response.paymentRequired).toEqual(response.body);
     expect(response.body).toEqual({
@@ -41,18 +26,18 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
       resource: { url: '/api/weather', description: 'Weather lookup' },
       accepts: [{ scheme: 'stripe', currency: 'usd', amount: 500, minTopUp: 50_000, publishableKey: 'pk_test_credit402reference', description: 'Weather lookup' }],
     });
-    expect((await paidFetch(server.url, 'GET /api/weather?city=Oslo')).status).toBe(402);
+    expect((await paidFetch(stack.server.url, 'GET /api/weather?city=Oslo')).status).toBe(402);
   });
 
   it('gates HEAD like GET, since the framework would run the GET handler for it', async () => {
-    const response = await fetch(`${server.url}/api/weather`, { method: 'HEAD' });
+    const response = await fetch(`${stack.server.url}/api/weather`, { method: 'HEAD' });
     expect(response.status).toBe(402);
     expect(response.headers.get('payment-required')).toBeTruthy();
   });
 
   it('leaves free routes and other methods on a gated path untouched', async () => {
     for (const route of ['GET /free', 'POST /api/weather']) {
-      const response = await paidFetch(server.url, route);
+      const response = await paidFetch(stack.server.url, route);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ route, gated: false });
       expect(response.paymentResponse).toBeUndefined();
@@ -60,7 +45,7 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
   });
 
   it('pays with pm_card_visa, authenticating to the processor with the secret key, then spends with the clientId and is never charged twice (CR-10.6)', async () => {
-    const first = await paidFetch(server.url, WEATHER, { paymentMethodId: 'pm_card_visa' });
+    const first = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: 'pm_card_visa' });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ route: WEATHER, gated: true });
     const paid = first.paymentResponse as { clientId: string; chargeId: string };
@@ -76,20 +61,20 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
     });
     expect(charge?.idempotencyKey).toMatch(/^credit402-topup-/);
 
-    const spend = await paidFetch(server.url, WEATHER, { clientId: paid.clientId });
+    const spend = await paidFetch(stack.server.url, WEATHER, { clientId: paid.clientId });
     expect(spend.status).toBe(200);
     expect(spend.paymentResponse).toEqual({ success: true, creditsRemaining: 49_000, clientId: paid.clientId });
 
-    const again = await paidFetch(server.url, WEATHER, { paymentMethodId: 'pm_card_visa' });
+    const again = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: 'pm_card_visa' });
     expect(again.paymentResponse).toEqual({ success: true, creditsRemaining: 48_500, clientId: paid.clientId });
     expect(await charges()).toHaveLength(1);
   });
 
   it('charges the top-up in cents rounded up, in the route currency, with the path when there is no description', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    const response = await paidFetch(server.url, 'GET /api/nodesc', { paymentMethodId: card, topUpAmount: 50_001 });
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    const response = await paidFetch(stack.server.url, 'GET /api/nodesc', { paymentMethodId: card, topUpAmount: 50_001 });
     expect(response.paymentResponse).toMatchObject({ success: true, creditsRemaining: 50_000 });
-    const translate = await paidFetch(server.url, 'POST /api/translate', { paymentMethodId: await createCardPaymentMethod(emulator.url) });
+    const translate = await paidFetch(stack.server.url, 'POST /api/translate', { paymentMethodId: await createCardPaymentMethod(stack.emulator.url) });
     expect(translate.paymentResponse).toMatchObject({ success: true, creditsRemaining: 97_500 });
     const [nodesc, eur] = await charges();
     expect(nodesc?.params).toMatchObject({ amount: '501', currency: 'usd', description: 'credit402 top-up for /api/nodesc' });
@@ -98,7 +83,7 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
 
   it('answers an unknown or malformed clientId with the insufficient-credits challenge', async () => {
     for (const clientId of ['0'.repeat(64), 'not-a-client']) {
-      const response = await paidFetch(server.url, WEATHER, { clientId });
+      const response = await paidFetch(stack.server.url, WEATHER, { clientId });
       expect(response.status).toBe(402);
       expect(response.body).toMatchObject({ error: 'insufficient_credits', message: expect.any(String), accepts: [{ amount: 500 }] });
       expect(response.paymentRequired).toEqual(response.body);
@@ -106,9 +91,9 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
   });
 
   it('rejects a top-up below the minimum before calling the processor', async () => {
-    const card = await createCardPaymentMethod(emulator.url);
-    await control.clearJournal();
-    const response = await paidFetch(server.url, WEATHER, { paymentMethodId: card, topUpAmount: 49_999 });
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    await stack.control.clearJournal();
+    const response = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card, topUpAmount: 49_999 });
     expect(response.status).toBe(402);
     expect(response.body).toEqual(errorBody('top_up_below_minimum'));
     expect((response.body as { error: string }).error).toMatch(/49999[\s\S]*50000/);
@@ -122,7 +107,7 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
     ['pm_usBankAccount', 'payment_failed', undefined],
     ['pm_does_not_exist', 'payment_failed', undefined],
   ])('answers %s with %s and credits nothing', async (paymentMethodId, errorCode, message) => {
-    const response = await paidFetch(server.url, WEATHER, { paymentMethodId });
+    const response = await paidFetch(stack.server.url, WEATHER, { paymentMethodId });
     expect(response.status).toBe(402);
     expect(response.body).toEqual(errorBody(errorCode));
     if (message) expect((response.body as { error: string }).error).toBe(message);
@@ -144,7 +129,7 @@ describe.each(['fastify', 'express'] as const)('reference server on %s', (framew
     ['a wrong protocol version', { stripe402Version: 2, paymentMethodId: 'pm_card_visa' }],
   ];
   it.each(badHeaders)('answers %s with invalid_payment and charges nothing', async (_name, header) => {
-    const response = await paidFetch(server.url, WEATHER, header);
+    const response = await paidFetch(stack.server.url, WEATHER, header);
     expect(response.status).toBe(402);
     expect(response.body).toEqual(errorBody('invalid_payment'));
     expect(await apiCalls()).toEqual([]);
