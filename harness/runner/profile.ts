@@ -36,6 +36,8 @@ export function profileComment(path: string = PROFILE_PATH): string {
     '#    serviceName and customerMetadataKey given here;',
     '#  - answer every route with status 200 and a JSON body {"route": "<METHOD> <path>"} when its handler runs;',
     '#  - send every Stripe API call to "stripeApi" (the emulator), or to STRIPE_API_BASE when the runner sets it;',
-    '#  - with --target-cmd: read the profile from CREDIT402_PROFILE and listen on 127.0.0.1:$PORT.',
+    '#  - with --target-cmd: read the profile from CREDIT402_PROFILE and listen on 127.0.0.1:$PORT;',
+    '#  - for the @robustness scenarios (spec section 14): accept Stripe webhooks at "webhookPath" signed with',
+    '#    "stripeWebhookSecret"; a target without them runs the suite with --tags "not @robustness".',
   ].join('\n');
 }

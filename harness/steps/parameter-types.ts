@@ -1,4 +1,4 @@
-// Cucumber parameter types of the conformance vocabulary: {card}, {encoding}, {fault}.
+// Cucumber parameter types of the conformance vocabulary: {card}, {encoding}, {fault}, {signature}.
 import { defineParameterType } from '@cucumber/cucumber';
 import type { FaultKind } from '../emulator/control-types.ts';
 import type { Encoding } from '../world/base64-json.ts';
@@ -22,4 +22,10 @@ defineParameterType({
   name: 'fault',
   regexp: /answers 500 to|resets the connection of|times out/,
   transformer: (text: string): FaultKind => FAULTS[text] ?? 'error500',
+});
+
+defineParameterType({
+  name: 'signature',
+  regexp: /no signature|a malformed signature|a signature made with another secret|a signature 301 seconds old|a signature over other bytes/,
+  transformer: (text: string) => text,
 });

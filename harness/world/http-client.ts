@@ -69,12 +69,12 @@ export class TargetClient {
   }
 
   /** Sends one request; never rejects: a transport error or timeout is recorded in `error`. */
-  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean } = {}): Promise<Exchange> {
+  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean; timeoutMs?: number } = {}): Promise<Exchange> {
     const exchange: Exchange = { request, path: pathOf(request.target), startedAt: new Date().toISOString(), durationMs: 0, ...(options.setup ? { setup: true } : {}) };
     if (options.record !== false) this.exchanges.push(exchange);
     const started = performance.now();
     try {
-      exchange.answer = await this.#roundTrip(request);
+      exchange.answer = await this.#roundTrip(request, options.timeoutMs ?? this.#timeoutMs);
     } catch (error) {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
@@ -82,7 +82,7 @@ export class TargetClient {
     return exchange;
   }
 
-  #roundTrip(request: OutgoingRequest): Promise<Answer> {
+  #roundTrip(request: OutgoingRequest, timeoutMs: number): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | string[]> = { ...request.headers };
       if (request.method !== 'GET' && request.method !== 'HEAD') headers['content-length'] = '0';
@@ -95,7 +95,7 @@ export class TargetClient {
           response.on('error', reject);
         },
       );
-      const timer = setTimeout(() => outgoing.destroy(new Error(`the target did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      const timer = setTimeout(() => outgoing.destroy(new Error(`the target did not answer within ${timeoutMs} ms`)), timeoutMs);
       outgoing.on('error', reject);
       outgoing.on('close', () => clearTimeout(timer));
       outgoing.end();

@@ -35,6 +35,9 @@ export interface Profile {
   serverSecret: string;
   serviceName?: string;
   customerMetadataKey?: string;
+  /** Robustness profile (§14): the webhook endpoint's signing secret and path. */
+  stripeWebhookSecret?: string;
+  webhookPath?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

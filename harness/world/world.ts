@@ -36,6 +36,8 @@ export interface SendOptions {
   record?: boolean;
   /** Set-up of a Given step, shown on one line in the transcript. */
   setup?: boolean;
+  /** This request's timeout in ms (default: the run's `requestTimeoutMs`). */
+  timeoutMs?: number;
 }
 
 /** Parses `METHOD target`. */

@@ -1,0 +1,150 @@
+@robustness
+Feature: Robustness profile: money settled by processor events (spec §14)
+  A target that declares the robustness profile answers POST <webhookPath> itself. The emulator delivers its
+  events (`payment_intent.succeeded`, `charge.refunded`, `charge.dispute.created`) there, signed with the
+  profile's stripeWebhookSecret; the harness also builds and signs events itself, to choose their order
+  and their signatures. Balances are read by spending with the clientId. Targets without the profile run
+  with --tags "not @robustness".
+
+  @CR-14.3 @CR-14.2
+  Scenario: a top-up charged without the target is credited by its payment_intent.succeeded event
+    Given a new card
+    When a PaymentIntent for a top-up of 50000 units for the card's client succeeds at the processor without the target
+    Then the target acknowledged the PaymentIntent's "payment_intent.succeeded" event
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+    And the payment-response has no chargeId
+
+  @CR-14.5 @CR-14.3 @CR-14.2
+  Scenario: delivering the same event again credits nothing more
+    Given a new card
+    When a PaymentIntent for a top-up of 50000 units for the card's client succeeds at the processor without the target
+    Then the target acknowledged the PaymentIntent's "payment_intent.succeeded" event
+    When the processor delivers that event again 2 times
+    And I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+
+  @CR-14.3 @CR-7.23 @CR-14.5
+  Scenario: a top-up credited by the request path is not credited again by its event
+    Given a new card
+    And I paid for "GET /api/weather" with the card
+    Then the target acknowledged the PaymentIntent's "payment_intent.succeeded" event
+    When the processor delivers that event again 2 times
+    And I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49000
+
+  @CR-14.3 @CR-7.4 @CR-14.5
+  Scenario: after the event credited a top-up, a first payment with the card is served from the balance without a charge
+    Given a new card
+    When a PaymentIntent for a top-up of 50000 units for the card's client succeeds at the processor without the target
+    Then the target acknowledged the PaymentIntent's "payment_intent.succeeded" event
+    When I pay for "GET /api/weather" with the card
+    Then creditsRemaining is 49500
+    And the payment-response has no chargeId
+    And no PaymentIntent was created
+
+  @CR-14.4 @CR-14.6
+  Scenario: a full refund takes the whole top-up back, leaving the balance negative, which serves nothing
+    Given a new card
+    And I paid for "GET /api/weather" with the card
+    When the processor refunds the PaymentIntent in full and the target acknowledges the event
+    And I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When I spend with the clientId on "GET /api/nodesc"
+    Then the response is the insufficient-credits challenge for "GET /api/nodesc"
+    When I pay for "GET /api/weather" with the card
+    Then creditsRemaining is 49000
+
+  @CR-14.4 @CR-14.5
+  Scenario Outline: a partial refund of <cents> minor units takes <taken> units
+    Given a new card
+    And I paid for "GET /api/weather" with the card and a top-up of <topUp> units
+    When the processor refunds <cents> minor units of the PaymentIntent and the target acknowledges the event
+    Then the target acknowledged the PaymentIntent's "payment_intent.succeeded" event
+    When the processor delivers that event again 1 time
+    And I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is <remaining>
+
+    Examples:
+      | topUp  | cents | taken  | remaining |
+      | 300000 | 2000  | 200000 | 99000     |
+      | 50000  | 1     | 100    | 48900     |
+
+  @CR-14.4 @CR-14.6
+  Scenario: a refund then a dispute of the rest take at most the credited top-up (CR-14.4's example)
+    Given a new card
+    And I paid for "GET /api/weather" with the card and a top-up of 50001 units
+    When the processor refunds 101 minor units of the PaymentIntent and the target acknowledges the event
+    And I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 38901
+    When the processor opens a dispute on the PaymentIntent and the target acknowledges the event
+    And I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When I pay for "GET /api/weather" with the card
+    Then creditsRemaining is 48500
+
+  @CR-14.4 @CR-14.6
+  Scenario: a dispute takes the top-up back and a negative balance gets the insufficient-credits challenge
+    Given a new card
+    And I paid for "GET /api/weather" with the card
+    When the processor opens a dispute on the PaymentIntent and the target acknowledges the event
+    And I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When I pay for "GET /api/weather" with the card and a top-up of 60000 units
+    Then creditsRemaining is 59000
+
+  @CR-14.5 @CR-14.4 @CR-14.3
+  Scenario Outline: the events of one top-up in the order <order>, each delivered twice, leave the same balance
+    Given a new card
+    And a top-up of 100000 units for the card's client that the target never saw, refunded by 100 and disputed for 200 minor units
+    When its events are delivered to the webhook in the order "<order>", twice
+    Then every delivery was acknowledged with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 69500
+
+    Examples:
+      | order                       |
+      | succeeded, refund, dispute  |
+      | succeeded, dispute, refund  |
+      | refund, succeeded, dispute  |
+      | refund, dispute, succeeded  |
+      | dispute, succeeded, refund  |
+      | dispute, refund, succeeded  |
+
+  @CR-14.2
+  Scenario Outline: a delivery with <signature> is answered 400 and changes nothing
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, refunded by 0 and disputed for 0 minor units
+    When its "succeeded" event is delivered to the webhook with <signature>
+    Then the webhook answered 400
+    When I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When its "succeeded" event is delivered to the webhook
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+
+    Examples:
+      | signature                            |
+      | no signature                         |
+      | a malformed signature                |
+      | a signature made with another secret |
+      | a signature 301 seconds old          |
+      | a signature over other bytes         |
+
+  @CR-14.3 @CR-14.2
+  Scenario Outline: a payment_intent.succeeded event with <defect> is acknowledged and credits nothing
+    Given a new card
+    When a payment_intent.succeeded event of 50000 units for the card's client with "<defect>" is delivered to the webhook
+    Then every delivery was acknowledged with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+
+    Examples:
+      | defect                               |
+      | status processing                    |
+      | amount_received one minor unit short |
+      | no credit402 metadata                |
+      | top-up units that are not an integer |

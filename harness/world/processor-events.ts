@@ -1,0 +1,76 @@
+// The emulator's side of §14: the target's webhook endpoint registered once, payments made behind the target's back, deliveries awaited.
+import type { EmulatorControl } from '../emulator/control-client.ts';
+import type { DeliveryAttempt, EventRecord, WebhookEndpointInfo } from '../emulator/control-types.ts';
+
+const registrations = new Map<string, Promise<void>>();
+
+/** Registers `url` at the emulator unless an endpoint with that url exists already (once per process and emulator). */
+export function ensureWebhook(control: EmulatorControl, controlUrl: string, url: string, secret: string): Promise<void> {
+  const key = `${controlUrl} ${url}`;
+  let pending = registrations.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const response = await fetch(`${controlUrl.replace(/\/$/, '')}/webhooks`, { signal: AbortSignal.timeout(10_000) });
+      const listed = (await response.json()) as WebhookEndpointInfo[] | { data?: WebhookEndpointInfo[] };
+      const endpoints = Array.isArray(listed) ? listed : (listed.data ?? []);
+      if (!endpoints.some((endpoint) => endpoint.url === url)) await control.registerWebhook(url, secret);
+    })();
+    pending.catch(() => registrations.delete(key));
+    registrations.set(key, pending);
+  }
+  return pending;
+}
+
+const ok = (attempt: DeliveryAttempt): boolean => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+
+/** One line per attempt, for assertion messages. */
+export const describeAttempts = (attempts: DeliveryAttempt[]): string =>
+  attempts.map((a) => `${a.time} ${a.url} → ${a.status ?? a.error ?? 'no answer'}`).join('; ') || 'no attempt';
+
+/** Waits until an event matching `predicate` was delivered to `url` with a 2xx; rejects with its attempts otherwise. */
+export async function waitAcknowledged(control: EmulatorControl, url: string, predicate: (record: EventRecord) => boolean, timeoutMs = 12_000): Promise<EventRecord> {
+  const deadline = Date.now() + timeoutMs;
+  let seen: EventRecord | undefined;
+  for (;;) {
+    seen = (await control.events()).find(predicate);
+    if (seen?.attempts.some((attempt) => attempt.url === url && ok(attempt))) return seen;
+    if (Date.now() > deadline) {
+      const what = seen ? `event ${seen.event.id} (${seen.event.type}): ${describeAttempts(seen.attempts)}` : 'no such event at the processor';
+      throw new Error(`the target did not acknowledge the event with 2xx within ${timeoutMs} ms: ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Redelivers an event; its attempts to `url` must all be answered 2xx (CR-14.2). */
+export async function redeliverAcknowledged(control: EmulatorControl, url: string, eventId: string): Promise<void> {
+  const attempts = (await control.redeliver(eventId)).filter((attempt) => attempt.url === url);
+  if (attempts.length === 0 || !attempts.every(ok)) throw new Error(`redelivery of ${eventId} was not acknowledged with 2xx: ${describeAttempts(attempts)}`);
+}
+
+/** Creates and confirms a top-up PaymentIntent at the processor directly, as if the target had died after asking for it. */
+export async function chargeBehindTarget(
+  apiUrl: string,
+  secretKey: string,
+  charge: { paymentMethodId: string; clientId: string; units: number; currency: string },
+): Promise<string> {
+  const form = new URLSearchParams({
+    amount: String(Math.ceil(charge.units / 100)),
+    currency: charge.currency,
+    payment_method: charge.paymentMethodId,
+    confirm: 'true',
+    'automatic_payment_methods[enabled]': 'true',
+    'automatic_payment_methods[allow_redirects]': 'never',
+    'metadata[credit402_client_id]': charge.clientId,
+    'metadata[credit402_top_up_units]': String(charge.units),
+  });
+  const response = await fetch(`${apiUrl.replace(/\/$/, '')}/v1/payment_intents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json()) as { id?: string; status?: string; error?: { message?: string } };
+  if (!response.ok || body.status !== 'succeeded' || !body.id) throw new Error(`charging behind the target failed: ${response.status} ${body.error?.message ?? body.status ?? ''}`);
+  return body.id;
+}
