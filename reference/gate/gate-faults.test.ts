@@ -17,7 +17,7 @@ describe('gate under store and processor failures', () => {
     await stack.control.clearFaults();
   });
 
-  it('fails closed with 503 when the store is down on the credits path, logging neither header nor clientId (CR-6.6, CR-8.2, CR-8.9, CR-13.20, CR-10.7)', async () => {
+  it('fails closed with 503 when the store is down on the credits path, logging neither header nor clientId (CR-6.6, CR-8.2, CR-8.9, CR-11.6, CR-13.20, CR-10.7)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     store.failNext('deductBalance');
     const clientId = 'a'.repeat(64);

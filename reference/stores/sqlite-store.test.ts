@@ -65,7 +65,7 @@ describe('SqliteStore on a shared file', () => {
     expect((await b.getClient(id))?.balance).toBe(0);
   });
 
-  it('credits a PaymentIntent once across connections and reopenings', async () => {
+  it('credits a PaymentIntent once across connections and reopenings, keeping balances on disk (CR-11.10)', async () => {
     const path = newPath();
     const credit = { clientId: newClientId(), amount: 50, paymentIntentId: newPaymentIntentId() };
     expect((await openOn(path).creditTopUp(credit)).credited).toBe(true);

@@ -36,7 +36,7 @@ export function describeStoreConformance(
       await cleanup?.(store);
     });
 
-    describe('clients', () => {
+    describe('clients: ensureClient, addBalance, getClient (CR-11.3, CR-11.4)', () => {
       it('getClient resolves null for an unknown client', async () => {
         expect(await store.getClient(newClientId())).toBeNull();
       });
@@ -74,7 +74,7 @@ export function describeStoreConformance(
       });
     });
 
-    describe('deductBalance', () => {
+    describe('deductBalance (CR-11.2, CR-6.7)', () => {
       it('resolves null for an unknown client and creates no record', async () => {
         const id = newClientId();
         expect(await store.deductBalance(id, 1)).toBeNull();
@@ -113,7 +113,7 @@ export function describeStoreConformance(
       });
     });
 
-    describe('integers', () => {
+    describe('integers (CR-9.7)', () => {
       it('keeps balances above 2^31 and 2^32 exact', async () => {
         const id = newClientId();
         expect(await store.addBalance(id, 2 ** 31 + 5)).toBe(2 ** 31 + 5);
@@ -150,7 +150,7 @@ export function describeStoreConformance(
       });
     });
 
-    describe('creditTopUp', () => {
+    describe('creditTopUp (CR-11.5, CR-7.24)', () => {
       it('credits a PaymentIntent once', async () => {
         const id = newClientId();
         const credit = { clientId: id, amount: 500, paymentIntentId: newPaymentIntentId() };
