@@ -50,7 +50,7 @@ async function chargeAndCredit(
   const { clientId, paymentMethodId, topUp } = payer;
   const { store, processor, report } = ctx;
   const existing = await deductPrice(ctx, route, clientId);
-  if (existing !== null) return serve(route.key, { success: true, creditsRemaining: existing, clientId });
+  if (existing !== null) return serve({ success: true, creditsRemaining: existing, clientId });
 
   const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
   const amountCents = unitsToCents(topUp);
@@ -73,5 +73,5 @@ async function chargeAndCredit(
   );
   const balance = await deductPrice(ctx, route, clientId, MESSAGES.CREDITED_NOT_SERVED);
   if (balance === null) return route.challenges.insufficient;
-  return serve(route.key, { success: true, chargeId: charge.id, creditsRemaining: balance, clientId });
+  return serve({ success: true, chargeId: charge.id, creditsRemaining: balance, clientId });
 }

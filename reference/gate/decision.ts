@@ -21,7 +21,6 @@ export interface ServeDecision {
   action: 'serve';
   headers: Record<string, string>;
   payment: PaymentResponse;
-  routeKey: string;
   /**
    * Present when the gate was built with `refundOnHandlerError`: gives the deducted price back to the
    * balance, at most once however often it is called. Adapters call it when the handler answered 5xx or

@@ -54,7 +54,7 @@ async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | r
   const { clientId, paymentMethodId, topUpAmount } = parsed.payload;
   if (clientId !== undefined) {
     const balance = isClientIdShape(clientId) ? await deductPrice(ctx, route, clientId) : null;
-    if (balance !== null) return serve(route.key, { success: true, creditsRemaining: balance, clientId });
+    if (balance !== null) return serve({ success: true, creditsRemaining: balance, clientId });
   }
   if (paymentMethodId === undefined) {
     return clientId === undefined ? route.challenges.plain : route.challenges.insufficient;

@@ -66,6 +66,6 @@ export function serviceUnavailable(message: string): RespondDecision {
 }
 
 /** A paid pass: the `payment-response` header to add, then the handler runs. */
-export function serve(routeKey: string, payment: PaymentResponse): ServeDecision {
-  return { action: 'serve', headers: { [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) }, payment, routeKey };
+export function serve(payment: PaymentResponse): ServeDecision {
+  return { action: 'serve', headers: { [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) }, payment };
 }
