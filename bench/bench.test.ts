@@ -19,7 +19,7 @@ describe('npm run bench --quick', () => {
     const out = join(dir, 'bench.json');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--out', out],
+      ['--conditions=credit402-source', '--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--out', out],
       { cwd: ROOT, timeout: 25_000 },
     );
 

@@ -34,7 +34,7 @@ export interface ChildOptions {
 export async function startChild<Ready>(entry: string, args: string[], options: ChildOptions = {}): Promise<BenchChild<Ready>> {
   const child: ChildProcess = fork(`${ROOT}${entry}`, args, {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
+    execArgv: ['--conditions=credit402-source', '--import', 'tsx', ...(options.nodeFlags ?? [])],
     stdio: ['ignore', 'ignore', options.quiet ? 'ignore' : 'inherit', 'ipc'],
   });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();

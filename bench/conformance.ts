@@ -1,6 +1,6 @@
 // Wall time of a full conformance run against the reference server (`npm run conformance`), when it exists.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,14 +18,13 @@ export type ConformanceResult =
 function command(): string[] | undefined {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
   if (scripts.conformance !== undefined) return ['npm', 'run', '--silent', 'conformance', '--'];
-  if (existsSync(join(ROOT, 'harness/run-conformance.ts'))) return ['npx', 'tsx', 'harness/run-conformance.ts'];
   return undefined;
 }
 
 /** Runs the conformance suite once (own emulator port, reports in a temp directory) and times it. */
 export async function timeConformance(): Promise<ConformanceResult> {
   const base = command();
-  if (base === undefined) return { status: 'not available', reason: 'no conformance script nor harness/run-conformance.ts' };
+  if (base === undefined) return { status: 'not available', reason: 'package.json has no conformance script' };
   const reports = mkdtempSync(join(tmpdir(), 'credit402-bench-conformance-'));
   const argv = [...base, '--emulator-port', '0', '--reports', reports];
   const shown = argv.join(' ');

@@ -1,5 +1,5 @@
 // Bench child process: runs the Stripe emulator on a free loopback port.
-import { startEmulator } from '../harness/emulator/index.ts';
+import { startEmulator } from 'credit402-stripe-emulator';
 import { serveParent } from './child-ipc.ts';
 
 const emulator = await startEmulator({ port: 0 });

@@ -1,6 +1,6 @@
 // The first-payment path (a new card per request) against the processor round trips it is bounded by.
 import Stripe from 'stripe';
-import { EmulatorControl } from '../harness/emulator/control-client.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
 import { deriveClientId } from '../reference/protocol/identity.ts';
 import { StripeProcessor } from '../reference/processor/stripe-processor.ts';
 import { createCardPaymentMethod } from '../reference/testing/test-cards.ts';

@@ -1,8 +1,7 @@
-// `npm run conformance:coverage`: the requirement × scenario matrix; fails when an observable ID is unchecked or a tag is wrong.
+// `credit402-conformance coverage [--tests DIR]…`: the requirement × scenario matrix; fails when an observable ID is unchecked or a tag is wrong.
 // Observable IDs that features/README.md documents as not checkable over HTTP are listed with the reason, not failed.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseExemptions } from './report/coverage-exemptions.ts';
 import { computeCoverage, type Coverage, type RequirementKind } from './report/coverage-matrix.ts';
 import { readFeatureScenarios } from './report/feature-scenarios.ts';
@@ -47,20 +46,15 @@ function readExemptions(path: string): Map<string, string> {
   }
 }
 
-function main(): number {
+/**
+ * Prints the matrix; `testDirs` (relative to the current directory) are searched for vitest titles naming requirement
+ * IDs, which cover the internal and construction requirements. Resolves to the exit code (1 on a coverage error).
+ */
+export function runCoverage(testDirs: readonly string[]): number {
   const requirements = readRequirements(SPEC_PATH);
   const scenarios = readFeatureScenarios(join(ROOT, 'features'), ROOT);
-  const titles = readTestTitles([join(ROOT, 'reference'), join(ROOT, 'harness')], ROOT);
+  const titles = readTestTitles(testDirs.map((dir) => resolve(dir)), process.cwd());
   const coverage = computeCoverage(requirements, scenarios, titles, readExemptions(join(ROOT, 'features/README.md')));
   console.log(formatCoverage(coverage, scenarios.length));
   return coverage.errors.length > 0 ? 1 : 0;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  try {
-    process.exitCode = main();
-  } catch (error) {
-    console.error(`coverage: ${(error as Error).message}`);
-    process.exitCode = 2;
-  }
 }

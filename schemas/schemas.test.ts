@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchemas, SCHEMA_BASE_URL, SCHEMA_FILES, SCHEMAS_DIR, type SchemaFile } from '../tools/schema-build.ts';
+import { buildSchemas, SCHEMA_BASE_URL, SCHEMA_FILES, SCHEMAS_DIR, type SchemaFile } from './build.ts';
 
 describe('generated schemas', () => {
   const generated = buildSchemas();

@@ -9,13 +9,13 @@ const run = (...args: string[]) => {
 };
 
 describe('parseRunnerArgs', () => {
-  it('defaults to the reference server on SQLite with Fastify, the fixed emulator and serial scenarios', () => {
-    expect(run()).toEqual({ target: { kind: 'reference', store: 'sqlite', framework: 'fastify' }, parallel: 0, reportsDir: 'reports' });
+  it('defaults to the fixed emulator, serial scenarios and reports/', () => {
+    expect(run('--target', 'http://127.0.0.1:8080')).toEqual({ target: { kind: 'url', url: 'http://127.0.0.1:8080' }, parallel: 0, reportsDir: 'reports' });
   });
 
   it('reads every option', () => {
-    expect(run('--store', 'redis', '--framework', 'express', '--tags', '@CR-7.14', '--parallel', '4', '--emulator-port', '0', '--reports', 'out')).toEqual({
-      target: { kind: 'reference', store: 'redis', framework: 'express' },
+    expect(run('--target-cmd', 'python app.py', '--tags', '@CR-7.14', '--parallel', '4', '--emulator-port', '0', '--reports', 'out')).toEqual({
+      target: { kind: 'command', command: 'python app.py' },
       emulatorPort: 0,
       tags: '@CR-7.14',
       parallel: 4,
@@ -25,18 +25,16 @@ describe('parseRunnerArgs', () => {
     expect(run('--target-cmd', 'python app.py').target).toEqual({ kind: 'command', command: 'python app.py' });
   });
 
-  it('knows --help and --print-profile', () => {
+  it('knows --help', () => {
     expect(parseRunnerArgs(['-h'])).toEqual({ kind: 'help' });
-    expect(parseRunnerArgs(['--print-profile'])).toEqual({ kind: 'print-profile' });
   });
 
   it.each([
     [['--target', 'http://a', '--target-cmd', 'x'], /either --target or --target-cmd/],
-    [['--target-cmd', 'x', '--store', 'redis'], /--store configure the reference server/],
-    [['--store', 'postgres'], /--store must be one of sqlite, redis, memory/],
-    [['--framework', 'koa'], /--framework must be one of fastify, express/],
-    [['--parallel', 'two'], /--parallel must be an integer/],
-    [['--emulator-port', '70000'], /--emulator-port must be an integer from 0 to 65535/],
+    [[], /say which implementation to check: --target URL or --target-cmd "CMD"/],
+    [['--target-cmd', 'x', '--store', 'redis'], /Unknown option '--store'/],
+    [['--target-cmd', 'x', '--parallel', 'two'], /--parallel must be an integer/],
+    [['--target-cmd', 'x', '--emulator-port', '70000'], /--emulator-port must be an integer from 0 to 65535/],
     [['--emulator-port', '1', '--emulator-url', 'http://x'], /either --emulator-port or --emulator-url/],
     [['--target', 'localhost:4020'], /--target must be an http\(s\) URL/],
     [['--target-cmd', ' '], /--target-cmd needs a command/],

@@ -1,8 +1,8 @@
 // Runs the Gherkin suite through cucumber's JavaScript API, with the kit's console formatter and file reports.
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } from '@cucumber/cucumber/api';
-import { ROOT, TSX_LOADER } from './paths.ts';
+import { childNodeOptions, MODULE_EXTENSION, ROOT } from './paths.ts';
 
 /** What the World receives (cucumber `worldParameters`). */
 export interface WorldParameters {
@@ -14,7 +14,7 @@ export interface WorldParameters {
 
 /** Where the suite lives and how to run it. */
 export interface SuiteOptions {
-  /** Directory the globs are relative to; default: the repository root. */
+  /** Directory the globs are relative to; default: the kit's root. */
   cwd?: string;
   /** Feature globs; default `features/**\/*.feature`. */
   paths?: string[];
@@ -22,26 +22,26 @@ export interface SuiteOptions {
   imports?: string[];
   tags?: string;
   parallel?: number;
-  /** Report files go here (relative to cwd); default `reports`. */
+  /** Report files go here (relative to the working directory of the process); default `reports`. */
   reportsDir?: string;
   /** The console report's stream; default process.stdout. */
   stdout?: Writable;
 }
 
-const CONSOLE_FORMATTER = new URL('../report/console-formatter.ts', import.meta.url).href;
+const CONSOLE_FORMATTER = new URL(`../report/console-formatter.${MODULE_EXTENSION}`, import.meta.url).href;
 
 /** Report file names under the reports directory. */
 const REPORT_FILES = { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html' } as const;
 
 async function configure(options: SuiteOptions, worldParameters: WorldParameters | Record<string, never>): Promise<IRunConfiguration> {
   const cwd = options.cwd ?? ROOT;
-  const reports = options.reportsDir ?? 'reports';
+  const reports = resolve(options.reportsDir ?? 'reports');
   const { runConfiguration } = await loadConfiguration(
     {
       file: false,
       provided: {
         paths: options.paths ?? ['features/**/*.feature'],
-        import: options.imports ?? ['harness/world/**/*.ts', 'harness/steps/**/*.ts'],
+        import: options.imports ?? [`harness/world/**/*.${MODULE_EXTENSION}`, `harness/steps/**/*.${MODULE_EXTENSION}`],
         ...(options.tags ? { tags: options.tags } : {}),
         parallel: options.parallel ?? 0,
         worldParameters,
@@ -51,9 +51,9 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
     { cwd },
   );
   const files = {
-    [join(reports, REPORT_FILES.junit)]: 'junit',
-    [join(reports, REPORT_FILES.json)]: 'json',
-    [join(reports, REPORT_FILES.html)]: 'html',
+    [resolve(reports, REPORT_FILES.junit)]: 'junit',
+    [resolve(reports, REPORT_FILES.json)]: 'json',
+    [resolve(reports, REPORT_FILES.html)]: 'html',
   };
   runConfiguration.formats = {
     stdout: CONSOLE_FORMATTER,
@@ -78,8 +78,8 @@ export async function planSuite(options: SuiteOptions): Promise<{ scenarios: num
 export async function runSuite(options: SuiteOptions, worldParameters: WorldParameters): Promise<boolean> {
   const cwd = options.cwd ?? ROOT;
   const configuration = await configure(options, worldParameters);
-  // Parallel workers are fresh Node processes: make them load TypeScript support code too.
-  const nodeOptions = [process.env.NODE_OPTIONS, `--import ${TSX_LOADER}`].filter(Boolean).join(' ');
+  // Parallel workers are fresh Node processes: from the sources, make them load TypeScript support code too.
+  const nodeOptions = [process.env.NODE_OPTIONS, ...childNodeOptions()].filter(Boolean).join(' ');
   const { success } = await runCucumber(configuration, {
     cwd,
     env: { ...process.env, NODE_OPTIONS: nodeOptions },

@@ -1,5 +1,5 @@
 // The Stripe emulator of a run: started in-process on the profile's fixed address, or one already running.
-import { startEmulator } from '../emulator/index.ts';
+import { startEmulator } from 'credit402-stripe-emulator';
 
 /** The emulator the suite and the target use. */
 export interface RunEmulator {

@@ -30,7 +30,7 @@ export function emulatorAddress(profile: ConformanceProfile): { host: string; po
 /** The comment printed (to stderr) before the profile JSON by `--print-profile`. */
 export function profileComment(path: string = PROFILE_PATH): string {
   return [
-    `# credit402 conformance profile (${path}); every field is explained in harness/PROFILE.md.`,
+    `# credit402 conformance profile (${path}); every field is explained in PROFILE.md (harness/ in the repository, the credit402-conformance package when installed).`,
     '# A target under test must:',
     '#  - gate exactly "routes" with their prices, serve "freeRoutes" ungated, and use the keys, serverSecret,',
     '#    serviceName and customerMetadataKey given here;',

@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunOptions } from './cli-options.ts';
 import { planSuite, runSuite, type SuiteOptions } from './cucumber-suite.ts';
-import { ROOT } from './paths.ts';
 import { startRunEmulator, useRunningEmulator } from './emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
 import { startTarget } from './target.ts';
@@ -42,7 +41,7 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
       : await startRunEmulator(fixed.host, options.emulatorPort ?? fixed.port);
     teardown.add('the Stripe emulator', () => emulator.close());
     say(`Stripe emulator at ${emulator.url}${options.emulatorUrl ? ' (already running)' : ''}`);
-    const reportsPath = resolve(environment.cwd ?? ROOT, reportsDir);
+    const reportsPath = resolve(reportsDir);
     mkdirSync(reportsPath, { recursive: true });
     const logFile = join(reportsPath, 'target.log');
     const target = await startTarget(options.target, { emulatorUrl: emulator.url, profilePath, teardown, logFile });

@@ -1,6 +1,6 @@
 // Cucumber parameter types of the conformance vocabulary: {card}, {encoding}, {fault}, {signature}.
 import { defineParameterType } from '@cucumber/cucumber';
-import type { FaultKind } from '../emulator/control-types.ts';
+import type { FaultKind } from 'credit402-stripe-emulator';
 import type { Encoding } from '../world/base64-json.ts';
 import type { CardRole } from '../world/world.ts';
 

@@ -1,6 +1,6 @@
 // Given steps: cards, funded clients, earlier payments and processor faults.
 import { Given } from '@cucumber/cucumber';
-import type { FaultKind } from '../emulator/control-types.ts';
+import type { FaultKind } from 'credit402-stripe-emulator';
 import { expectPaymentError } from '../world/judge.ts';
 import type { ScopedFault } from '../world/processor.ts';
 import type { CardRole, ConformanceWorld } from '../world/world.ts';

@@ -1,5 +1,5 @@
 // Queries over processor journal entries: retrievals, customer calls, PaymentIntent creations, one-line descriptions.
-import type { JournalEntry } from '../emulator/control-types.ts';
+import type { JournalEntry } from 'credit402-stripe-emulator';
 
 export type { JournalEntry };
 

@@ -1,6 +1,6 @@
 // The emulator's side of §14: the target's webhook endpoint registered once, payments made behind the target's back, deliveries awaited.
-import type { EmulatorControl } from '../emulator/control-client.ts';
-import type { DeliveryAttempt, EventRecord, WebhookEndpointInfo } from '../emulator/control-types.ts';
+import type { EmulatorControl } from 'credit402-stripe-emulator';
+import type { DeliveryAttempt, EventRecord, WebhookEndpointInfo } from 'credit402-stripe-emulator';
 
 const registrations = new Map<string, Promise<void>>();
 

@@ -1,7 +1,7 @@
 // The scenario's view of the Stripe emulator: journal entries attributed to this scenario, and scoped fault injection.
 import { randomBytes } from 'node:crypto';
-import { EmulatorControl } from '../emulator/control-client.ts';
-import type { FaultKind, FaultSpec, JournalEntry } from '../emulator/control-types.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
+import type { FaultKind, FaultSpec, JournalEntry } from 'credit402-stripe-emulator';
 import { revealedIds } from './journal-queries.ts';
 
 /** A fault the scenario injects; `match` (a subset of decoded params) keeps it to the scenario's own requests. */

@@ -1,8 +1,8 @@
 // A scenario's state and actions for the robustness profile (§14): the webhook endpoint, the current PaymentIntent, deliveries.
 import assert from 'node:assert/strict';
 import { Before } from '@cucumber/cucumber';
-import { EmulatorControl } from '../emulator/control-client.ts';
-import type { EventRecord } from '../emulator/control-types.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
+import type { EventRecord } from 'credit402-stripe-emulator';
 import { chargeBehindTarget, ensureWebhook, redeliverAcknowledged, waitAcknowledged } from './processor-events.ts';
 import { event, paymentIntent, post, signature, topUpEvents, type Delivery, type TopUpEvents } from './signed-events.ts';
 import type { ConformanceWorld } from './world.ts';

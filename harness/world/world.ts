@@ -1,8 +1,8 @@
 // The cucumber World: one scenario's view of the target, the processor, the profile and the cards it created.
 import { randomBytes } from 'node:crypto';
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
+import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { encode, type Encoding } from './base64-json.ts';
-import { createPaymentMethod, uniqueCardNumber, type Card } from './cards.ts';
 import { answerOf, type Exchange } from './exchange.ts';
 import { Expectations, type EffectiveRoute } from './expectations.ts';
 import { TargetClient } from './http-client.ts';
@@ -11,6 +11,15 @@ import type { HeaderValue } from './malformed.ts';
 import { checkParameters, loadProfile, type Profile, type WorldParameters } from './parameters.ts';
 import { EXCLUSIVE_TAGS } from './parallel.ts';
 import { ProcessorView } from './processor.ts';
+
+/** A card payment method the scenario created at the processor. */
+export interface Card {
+  number: string;
+  paymentMethodId: string;
+  fingerprint: string;
+  /** The clientId the spec derives from the fingerprint (CR-7.3). */
+  clientId: string;
+}
 
 /** How a scenario names its cards. */
 export type CardRole = 'the card' | 'the other card' | "the card's second payment method";

@@ -21,7 +21,8 @@ export type ConfigErrorCode =
   | 'ERR_LOCK'
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_WEBHOOK_SECRET'
-  | 'ERR_WEBHOOK_PATH';
+  | 'ERR_WEBHOOK_PATH'
+  | 'ERR_MISSING_PACKAGE';
 
 /** Thrown when credit402 is configured wrongly; `code` says which rule was broken. */
 export class Credit402ConfigError extends Error {

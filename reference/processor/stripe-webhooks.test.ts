@@ -1,9 +1,9 @@
 // Tests of the Stripe processor's webhook verification and event normalization, on events the emulator emitted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
-import type { StripeEvent } from '../../harness/emulator/control-types.ts';
-import { signPayload } from '../../harness/emulator/webhooks.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
+import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
+import type { StripeEvent } from 'credit402-stripe-emulator';
+import { signPayload } from 'credit402-stripe-emulator';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { WebhookSignatureError } from './processor.ts';
 import { StripeProcessor } from './stripe-processor.ts';

@@ -1,6 +1,6 @@
 // Tests of reconciliation against the Stripe emulator: drift found by a dry run, credited once by a real run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import { MemoryStore } from '../stores/memory-store.ts';

@@ -1,6 +1,7 @@
 // Opens the store named by the server configuration.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { withOptionalPackage } from '../config/optional-package.ts';
 import type { Store } from '../stores/store.ts';
 import type { StoreConfig } from './server-config.ts';
 
@@ -11,9 +12,9 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
       return new (await import('../stores/memory-store.ts')).MemoryStore();
     case 'sqlite':
       if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-      return new (await import('../stores/sqlite-store.ts')).SqliteStore({ path: config.path });
+      return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({ path: config.path });
     case 'redis':
-      return (await import('../stores/redis-store.ts')).RedisStore.connect({
+      return (await withOptionalPackage('redis', 'the Redis store', () => import('../stores/redis-store.ts'))).RedisStore.connect({
         ...(config.url ? { url: config.url } : {}),
         ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
       });

@@ -1,6 +1,6 @@
 // The reference server's robustness options: webhook configuration, and the embedded emulator's webhooks wired up.
 import { describe, expect, it } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { loadServerConfig } from './server-config.ts';

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import type { RunningEmulator } from '../../harness/emulator/index.ts';
+import { withOptionalPackage } from '../config/optional-package.ts';
 import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { StripeApiBase } from '../processor/stripe-processor.ts';
@@ -13,6 +13,15 @@ import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
 import type { ServerConfig } from './server-config.ts';
 
+/** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
+export interface EmbeddedEmulator {
+  /** Base URL of its Stripe API. */
+  url: string;
+  /** Base URL of its control API. */
+  controlUrl: string;
+  close(): Promise<void>;
+}
+
 /** A running reference server. */
 export interface RunningServer {
   url: string;
@@ -21,7 +30,7 @@ export interface RunningServer {
   /** The Stripe API base the server talks to (the emulator's URL when embedded). */
   stripeApiUrl: string;
   /** The in-process emulator, when the configuration asked for it. */
-  emulator?: RunningEmulator;
+  emulator?: EmbeddedEmulator;
   /** URL of the webhook endpoint, when it is enabled. */
   webhookUrl?: string;
   close(): Promise<void>;
@@ -36,13 +45,13 @@ function apiBase(url: string): StripeApiBase {
 async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint | undefined): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   if (config.framework === 'fastify') {
-    const { buildFastifyApp } = await import('./fastify-app.ts');
+    const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
     const app = await buildFastifyApp(gate, routes, webhook);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
-  const { buildExpressApp } = await import('./express-app.ts');
+  const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
   const app = buildExpressApp(gate, routes, webhook);
   const server: Server = await new Promise((resolve, reject) => {
     const started = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(started)));
@@ -61,7 +70,9 @@ async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint
  */
 export async function startReferenceServer(config: ServerConfig, injected: { store?: Store } = {}): Promise<RunningServer> {
   // Only the framework, store driver and emulator in use are loaded.
-  const emulatorModule = config.stripeApi === 'embedded' ? await import('../../harness/emulator/index.ts') : undefined;
+  const emulatorModule = config.stripeApi === 'embedded'
+    ? await withOptionalPackage('credit402-stripe-emulator', 'the embedded Stripe emulator (stripeApi "embedded", the default; or pass --stripe-api stripe|URL)', () => import('credit402-stripe-emulator'))
+    : undefined;
   const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0 }) : undefined;
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
   const store = injected.store ?? (await buildStore(config.store));

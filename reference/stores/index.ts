@@ -1,5 +1,4 @@
-// Public entry of the stores module: the contract and the three shipped stores.
+// Public entry of the stores module: the contract and the memory store. The SQLite and Redis stores have entries of their own
+// (`credit402/stores/sqlite`, `credit402/stores/redis`), so that only the driver in use has to be installed.
 export type * from './store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
-export { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
-export { RedisStore, type RedisStoreOptions, type RedisCommandClient } from './redis-store.ts';

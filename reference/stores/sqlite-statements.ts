@@ -10,8 +10,31 @@ export interface TransactionRow {
   created_at: string; payment_intent_id: string | null; resource: string | null;
 }
 
+/** A prepared statement with its parameters and row type. */
+type Statement<Parameters extends unknown[], Row> = Database.Statement<Parameters, Row>;
+
+/** The store's prepared statements, one per step. */
+export interface SqliteStatements {
+  deduct: Statement<[bigint, string, bigint], BalanceRow>;
+  ensure: Statement<[string, string], never>;
+  add: Statement<[string, bigint, bigint, string, bigint], BalanceRow>;
+  take: Statement<[bigint, string], BalanceRow>;
+  get: Statement<[string], ClientRow>;
+  markCredited: Statement<[string, string, bigint, string], never>;
+  credited: Statement<[string], CreditedRow>;
+  reversal: Statement<[string, string], { amount: bigint }>;
+  reversedSum: Statement<[string], { total: bigint }>;
+  setReversal: Statement<[string, string, bigint, string], never>;
+  append: Statement<[string, string, string, bigint, string, string | null, string | null], never>;
+  list: Statement<[string], TransactionRow>;
+  eventSeen: Statement<[string], { one: bigint }>;
+  markEvent: Statement<[string, string], never>;
+  acquire: Statement<[string, string, bigint, bigint], never>;
+  release: Statement<[string, string, bigint], never>;
+}
+
 /** Prepares every statement of the store for the tables `t`. */
-export function prepareStatements(db: Database.Database, t: SqliteTables) {
+export function prepareStatements(db: Database.Database, t: SqliteTables): SqliteStatements {
   return {
     deduct: db.prepare<[bigint, string, bigint], BalanceRow>(
       `UPDATE ${t.clients} SET balance = balance - ? WHERE client_id = ? AND balance >= ? RETURNING balance`),
@@ -59,5 +82,3 @@ export function prepareStatements(db: Database.Database, t: SqliteTables) {
       `DELETE FROM ${t.locks} WHERE name = ? AND token = ? AND expires_at > ?`),
   };
 }
-
-export type SqliteStatements = ReturnType<typeof prepareStatements>;

@@ -1,5 +1,5 @@
 // Test helper: POSTs a processor event to a webhook endpoint, signed as Stripe (and the emulator) sign it.
-import { signPayload } from '../../harness/emulator/webhooks.ts';
+import { signPayload } from 'credit402-stripe-emulator';
 
 /** Delivers `event` to `url` with a valid `Stripe-Signature` (or the given one); resolves status and JSON body. */
 export async function deliverEvent(url: string, event: unknown, secret: string, signature?: string): Promise<{ status: number; body: unknown }> {

@@ -1,7 +1,7 @@
 // Test helper: the Stripe emulator and a reference server pointed at it, started for a test file and closed after it.
 import { afterAll, beforeAll } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
+import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import type { Store } from '../stores/store.ts';

@@ -1,5 +1,5 @@
 // Test helper: payment methods on the emulator for fresh cards, through the harness's card helpers.
-import { createPaymentMethod, uniqueCardNumber } from '../../harness/world/cards.ts';
+import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 
 export { uniqueCardNumber };
 

@@ -1,7 +1,7 @@
 // Integration tests of the webhook endpoint on both adapters: crediting, refunds, disputes, duplicates, outages.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmulatorControl } from '../../harness/emulator/control-client.ts';
-import { startEmulator, type RunningEmulator } from '../../harness/emulator/index.ts';
+import { EmulatorControl } from 'credit402-stripe-emulator';
+import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig } from '../server/server-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { deliverEvent } from '../testing/deliver-event.ts';

@@ -1,0 +1,54 @@
+// `npm test`: vitest, the import boundaries, the coverage check, the conformance suite against the reference on three set-ups, the crash test, then the pack test; one total line.
+import { spawn } from 'node:child_process';
+
+interface Step {
+  name: string;
+  args: string[];
+}
+
+const SOURCE = ['tsx', '--conditions=credit402-source'];
+
+const STEPS: Step[] = [
+  { name: 'unit and integration tests', args: ['vitest', 'run'] },
+  { name: 'import boundaries between the packages', args: ['tsx', '.ci/check-boundaries.ts'] },
+  { name: 'requirement coverage', args: [...SOURCE, 'harness/cli.ts', 'coverage', '--tests', 'reference', '--tests', 'harness', '--tests', 'emulator'] },
+  { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
+  { name: 'conformance: fastify + redis', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
+  { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
+  { name: 'crash test: 200 SIGKILLs per store, sqlite and redis', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'both'] },
+  { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
+];
+
+const SUMMARY = /^(\d+) passed, (\d+) failed/m;
+
+function run(step: Step): Promise<{ code: number; passed: number; failed: number }> {
+  return new Promise((resolve) => {
+    process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
+    const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      process.stdout.write(chunk);
+    });
+    child.on('close', (code) => {
+      const lines = output.trimEnd().split('\n');
+      const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
+      const passed = summary ? Number(summary[1]) : 0;
+      const failed = summary ? Number(summary[2]) : 0;
+      resolve({ code: code ?? 1, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) });
+    });
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const failedSteps: string[] = [];
+for (const step of STEPS) {
+  const result = await run(step);
+  passed += result.passed;
+  failed += result.failed;
+  if (result.code !== 0) failedSteps.push(step.name);
+}
+if (failedSteps.length > 0) process.stdout.write(`\nfailed: ${failedSteps.join('; ')}\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(failedSteps.length > 0 ? 1 : 0);

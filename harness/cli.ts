@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `credit402-conformance conformance|profile|coverage`: the conformance kit's command line (see harness/README.md).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runCoverage } from './coverage.ts';
+import { parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
+import { PROFILE_PATH, profileComment } from './runner/profile.ts';
+import { runConformance } from './runner/run.ts';
+
+const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
+
+const COMMANDS = `usage: ${KIT} <command> [options]
+
+commands
+  conformance   run the suite against a target: --target URL or --target-cmd "CMD" (--help for all options)
+  profile       print the conformance profile a target must load (the reminder goes to stderr)
+  coverage      print which scenario checks which requirement; --tests DIR (repeatable) adds the
+                requirement IDs named in the titles of the vitest tests below DIR`;
+
+function coverage(args: string[]): number {
+  const { values } = parseArgs({ args, strict: true, options: { tests: { type: 'string', multiple: true } } });
+  return runCoverage(values.tests ?? []);
+}
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'conformance': {
+      const parsed = parseRunnerArgs(rest);
+      if (parsed.kind === 'help') {
+        console.log(USAGE);
+        return 0;
+      }
+      return runConformance(parsed.options);
+    }
+    case 'profile':
+      if (rest.length > 0) throw new UsageError(`profile takes no options; got ${rest.join(' ')}`);
+      console.error(profileComment());
+      process.stdout.write(readFileSync(PROFILE_PATH, 'utf8'));
+      return 0;
+    case 'coverage':
+      return coverage(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(COMMANDS);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"; the commands are conformance, profile and coverage`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Everything the run started is stopped; a handle left open by step code must not keep the process alive.
+    setTimeout(() => process.exit(code), 2000).unref();
+  },
+  (error: unknown) => {
+    const usage = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(usage ? `${KIT}: ${(error as Error).message} (see --help)` : error);
+    process.exitCode = 2;
+  },
+);

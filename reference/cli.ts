@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `credit402 serve|reconcile`: the library's command line (the reference server, and reconciliation of top-ups with Stripe).
+import { reconcileCommand } from './reconcile/reconcile-command.ts';
+import { serveCommand } from './server/serve-command.ts';
+
+const USAGE = `usage: credit402 <command> [options]
+
+commands
+  serve       start the reference server (embedded defaults: SQLite store, in-process Stripe emulator)
+  reconcile   credit succeeded Stripe top-ups the store has not credited (--dry-run only reports them)
+
+\`credit402 <command> --help\` lists the command's options.`;
+
+async function main([command, ...args]: string[]): Promise<number | undefined> {
+  switch (command) {
+    case 'serve':
+      return serveCommand(args);
+    case 'reconcile':
+      return reconcileCommand(args);
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return 0;
+    default:
+      console.error(command === undefined ? USAGE : `credit402: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  if (code !== undefined) process.exit(code);
+});

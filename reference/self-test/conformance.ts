@@ -1,0 +1,107 @@
+// `npm run conformance -- [--store K] [--framework F] [kit options]`: the conformance kit run against the reference server, as any target.
+// With --target or --target-cmd the kit runs against that target instead; `--print-profile` prints the profile.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
+import { provisionRedis } from '../testing/redis.ts';
+
+const STORES = ['sqlite', 'redis', 'memory'] as const;
+const FRAMEWORKS = ['fastify', 'express'] as const;
+
+/** Variables that would make the reference server ignore the profile the kit hands it. */
+const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'CREDIT402_FRAMEWORK', 'HOST'];
+
+const say = (line: string): void => void process.stderr.write(`conformance: ${line}\n`);
+
+function choice<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T {
+  const found = allowed.find((item) => item === (value ?? allowed[0]));
+  if (found === undefined) {
+    say(`--${flag} must be one of ${allowed.join(', ')}; got "${value}"`);
+    process.exit(2);
+  }
+  return found;
+}
+
+/** Runs the kit with `args`; resolves to its exit code. */
+function runKit(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [node = process.execPath, ...rest] = KIT_COMMAND;
+  const child = spawn(node, [...rest, ...args], { stdio: 'inherit', env: { CREDIT402_KIT_COMMAND: 'npm run conformance --', ...env } });
+  const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+/** The environment and `--target-cmd` of the reference server on the chosen store; `release` removes what was made for the run. */
+async function referenceTarget(store: (typeof STORES)[number], framework: (typeof FRAMEWORKS)[number]) {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of PROFILE_OVERRIDES) delete env[name];
+  const releases: Array<() => Promise<void> | void> = [];
+  let label: string = store;
+  if (store === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'credit402-conformance-'));
+    releases.push(() => rmSync(dir, { recursive: true, force: true }));
+    env.CREDIT402_SQLITE_PATH = join(dir, 'conformance.db');
+    label = `sqlite ${env.CREDIT402_SQLITE_PATH}`;
+  } else if (store === 'redis') {
+    const redis = await provisionRedis();
+    releases.push(() => redis.release());
+    env.REDIS_URL = redis.url;
+    env.CREDIT402_REDIS_PREFIX = redis.keyPrefix;
+    label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
+  }
+  // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
+  const command = `${targetCommand('reference/cli.ts', ['serve', '--store', store, '--framework', framework, '--host', '127.0.0.1'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
+}
+
+/** `argv` without the reference's own options (`--store K`, `--framework=F`, …): what goes to the kit. */
+function kitArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--store' || arg === '--framework') i++;
+    else if (!arg.startsWith('--store=') && !arg.startsWith('--framework=')) out.push(arg);
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: false,
+    options: { store: { type: 'string' }, framework: { type: 'string' }, target: { type: 'string' }, 'target-cmd': { type: 'string' }, 'print-profile': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values['print-profile']) return runKit(['profile'], process.env);
+  const passed = kitArgs(argv);
+  const external = values.target !== undefined || values['target-cmd'] !== undefined;
+  if (external && (values.store !== undefined || values.framework !== undefined)) {
+    say('--store and --framework configure the reference server and cannot be combined with --target or --target-cmd');
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write('Runs the kit against the reference server unless --target or --target-cmd is given.\n' +
+      '  --store sqlite|redis|memory   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers)\n' +
+      '  --framework fastify|express   the reference server\'s framework\n\n');
+  }
+  if (external || values.help) return runKit(['conformance', ...passed], process.env);
+  const store = choice('store', values.store as string | undefined, STORES);
+  const framework = choice('framework', values.framework as string | undefined, FRAMEWORKS);
+  const target = await referenceTarget(store, framework);
+  say(`the reference server (${framework}, store ${target.label}) is the target`);
+  try {
+    return await runKit(['conformance', '--target-cmd', target.command, ...passed], target.env);
+  } finally {
+    await target.release();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    say((error as Error).message);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,49 @@
+// The kit must catch deliberately broken reference servers: each mutant runs through the kit's `--target-cmd` and must fail on its requirement.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KIT_COMMAND, REPO_ROOT, targetCommand } from '../testing/kit.ts';
+
+const reports = mkdtempSync(join(tmpdir(), 'credit402-mutants-'));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
+
+/** Runs the kit against a mutant; resolves to the exit code and the console report. */
+function conformance(mutant: string, tags: string): Promise<{ code: number | null; output: string }> {
+  const [node = process.execPath, ...kit] = KIT_COMMAND;
+  const args = [...kit, 'conformance', '--target-cmd', targetCommand(`reference/self-test/${mutant}.ts`), '--tags', tags, '--emulator-port', '0', '--reports', join(reports, mutant)];
+  const child = spawn(node, args, { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+/** The requirement IDs listed under "requirements failed". */
+function failedRequirements(output: string): string[] {
+  const section = output.split('requirements failed:')[1] ?? '';
+  return [...section.matchAll(/^ {2}(CR-\d+\.\d+)\b/gm)].map((match) => match[1] ?? '');
+}
+
+describe('mutants', () => {
+  it('CR-7.14: a target charging ⌊units/100⌋ cents fails the cents-rounding scenarios', async () => {
+    const { code, output } = await conformance('round-down', '@CR-7.14');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-7.14');
+  });
+
+  it('CR-6.2: a target whose payment-response breaks its JSON Schema fails, and the report shows the schema error', async () => {
+    const { code, output } = await conformance('string-credits', '@CR-6.2');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-6.2');
+    expect(output).toContain('breaks its JSON Schema');
+    expect(output).toContain('/creditsRemaining must be integer');
+  });
+
+  it('CR-7.3: a target deriving the clientId from the PaymentMethod id fails the identity scenarios', async () => {
+    const { code, output } = await conformance('client-id-from-payment-method', '@CR-7.3');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toContain('CR-7.3');
+  });
+});

@@ -1,0 +1,52 @@
+// Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
+import { createGate, type Gate } from '../gate/gate.ts';
+import type { Processor } from '../processor/processor.ts';
+import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { buildStore } from '../server/build-store.ts';
+import { demoRoutes } from '../server/demo-routes.ts';
+import { buildFastifyApp } from '../server/fastify-app.ts';
+import { loadServerConfig } from '../server/server-config.ts';
+
+/** A processor that forwards every call to `inner` except those in `overrides`. */
+export function wrapProcessor(inner: Processor, overrides: Partial<Processor>): Processor {
+  return {
+    getCardFingerprint: overrides.getCardFingerprint ?? ((paymentMethodId) => inner.getCardFingerprint(paymentMethodId)),
+    findOrCreateCustomer: overrides.findOrCreateCustomer ?? ((clientId, paymentMethodId) => inner.findOrCreateCustomer(clientId, paymentMethodId)),
+    charge: overrides.charge ?? ((request) => inner.charge(request)),
+  };
+}
+
+/**
+ * Starts the mutant as a conformance target: profile from CREDIT402_PROFILE, port from PORT, Stripe API from
+ * STRIPE_API_BASE (what `--target-cmd` provides), a fresh memory store, the reference's Fastify app.
+ */
+export async function serveMutant(
+  name: string,
+  mutate: (processor: Processor) => Processor,
+  mutateGate: (gate: Gate) => Gate = (gate) => gate,
+): Promise<void> {
+  const profilePath = process.env.CREDIT402_PROFILE;
+  if (!profilePath) throw new Error(`mutant ${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
+  const config = loadServerConfig({ profilePath, env: process.env });
+  const api = new URL(config.stripeApi);
+  const processor = new StripeProcessor({
+    secretKey: config.stripeSecretKey,
+    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+  });
+  const store = await buildStore({ kind: 'memory' });
+  const gate = mutateGate(createGate({
+    stripePublishableKey: config.stripePublishableKey,
+    serverSecret: config.serverSecret,
+    store,
+    routes: config.routes,
+    processor: mutate(processor),
+    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
+  }));
+  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes));
+  await app.listen({ host: config.host, port: config.port });
+  console.log(`mutant ${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);
+  const stop = (): void => void app.close().then(() => store.close()).finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

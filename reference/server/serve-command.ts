@@ -1,0 +1,74 @@
+// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--port N]`: the reference server's command line.
+import { parseArgs } from 'node:util';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { banner } from './banner.ts';
+import { loadServerConfig, type ServerConfig } from './server-config.ts';
+import { startReferenceServer } from './start-server.ts';
+
+const USAGE = `usage: credit402 serve [options]
+  --profile FILE     load a conformance profile (credit402-conformance profile prints one)
+  --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
+  --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379)
+  --framework NAME   fastify | express
+  --port N           listening port (0 picks a free one)
+  --host ADDR        listening address
+  --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)`;
+
+function overrides(values: Record<string, string | boolean | undefined>): Partial<ServerConfig> {
+  const out: Partial<ServerConfig> = {};
+  if (typeof values.port === 'string') out.port = Number(values.port);
+  if (typeof values.host === 'string') out.host = values.host;
+  if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
+  if (values.framework === 'fastify' || values.framework === 'express') out.framework = values.framework;
+  else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be fastify or express`);
+  return out;
+}
+
+/** Runs the reference server until SIGINT or SIGTERM; resolves to an exit code when it cannot start. */
+export async function serveCommand(args: string[]): Promise<number | undefined> {
+  try {
+    return await serve(args);
+  } catch (error: unknown) {
+    if (error instanceof Credit402ConfigError) {
+      console.error(`credit402: configuration error ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error('credit402: the reference server could not start:', error);
+    return 1;
+  }
+}
+
+async function serve(args: string[]): Promise<number | undefined> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      profile: { type: 'string' },
+      config: { type: 'string' },
+      store: { type: 'string' },
+      framework: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'stripe-api': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const env = { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) };
+  const config = loadServerConfig({
+    ...(values.profile ? { profilePath: values.profile } : {}),
+    ...(values.config ? { configPath: values.config } : {}),
+    env,
+    overrides: overrides(values),
+  });
+  const server = await startReferenceServer(config);
+  console.log(banner(config, server));
+  const stop = (): void => {
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return undefined;
+}
