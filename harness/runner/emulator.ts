@@ -18,7 +18,7 @@ async function answersAsEmulator(url: string): Promise<boolean> {
 
 function portTakenMessage(host: string, port: number, isEmulator: boolean): string {
   const holder = isEmulator
-    ? `a credit402 Stripe emulator already listens there: probably another conformance run or \`npm run emulator\``
+    ? `a credit402 Stripe emulator already listens there: probably another conformance run or \`credit402-stripe-emulator\``
     : `another program listens there (see \`ss -ltnp 'sport = :${port}'\`)`;
   return [
     `cannot start the Stripe emulator on ${host}:${port}: the port is taken; ${holder}.`,
@@ -41,7 +41,7 @@ export async function startRunEmulator(host: string, port: number): Promise<RunE
 /** Checks that `url` is a running emulator (its control API answers); nothing to stop afterwards. */
 export async function useRunningEmulator(url: string): Promise<RunEmulator> {
   if (!(await answersAsEmulator(url))) {
-    throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${url}/_emulator); start one with \`npm run emulator -- --port N\``);
+    throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${url}/_emulator); start one with \`npx credit402-stripe-emulator --port N\``);
   }
   return { url, close: async () => {} };
 }

@@ -1,4 +1,4 @@
-// The conformance profile: where it lives, reading it, and the text `--print-profile` shows.
+// The conformance profile: where it lives, reading it, and the text `credit402-conformance profile` shows.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -27,7 +27,7 @@ export function emulatorAddress(profile: ConformanceProfile): { host: string; po
   return { host: url.hostname, port: Number(url.port || 80) };
 }
 
-/** The comment printed (to stderr) before the profile JSON by `--print-profile`. */
+/** The comment printed (to stderr) before the profile JSON by `credit402-conformance profile`. */
 export function profileComment(path: string = PROFILE_PATH): string {
   return [
     `# credit402 conformance profile (${path}); every field is explained in PROFILE.md (harness/ in the repository, the credit402-conformance package when installed).`,
