@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'redis';
 import type { StoreConfig } from '../reference/server/server-config.ts';
+import { deleteKeys, pingRedis } from '../reference/testing/redis.ts';
 import type { StoreKind } from './options.ts';
 
 /** A store configuration for one server, and how to remove what it left. */
@@ -21,32 +21,11 @@ export function redisUrl(): string {
 
 /** Resolves to null when Redis answers PING, else to the reason it does not. */
 export async function redisUnavailable(): Promise<string | null> {
-  const client = createClient({ url: redisUrl(), socket: { connectTimeout: 2000, reconnectStrategy: false } });
-  client.on('error', () => {});
   try {
-    await client.connect();
-    await client.ping();
+    await pingRedis(redisUrl(), 2000);
     return null;
   } catch (error) {
-    return `Redis at ${redisUrl()} does not answer: ${error instanceof Error ? error.message : String(error)}`;
-  } finally {
-    if (client.isOpen) client.destroy();
-  }
-}
-
-async function deleteRedisPrefix(prefix: string): Promise<void> {
-  const client = createClient({ url: redisUrl() });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    let cursor = '0';
-    do {
-      const reply = await client.scan(cursor, { MATCH: `${prefix}*`, COUNT: 1000 });
-      cursor = String(reply.cursor);
-      if (reply.keys.length > 0) await client.unlink(reply.keys);
-    } while (cursor !== '0');
-  } finally {
-    client.destroy();
+    return error instanceof Error ? error.message : String(error);
   }
 }
 
@@ -62,7 +41,7 @@ export function prepareStore(kind: StoreKind, runId: string, name: string): Prep
     }
     case 'redis': {
       const keyPrefix = `credit402-bench:${runId}:${name}:`;
-      return { config: { kind, url: redisUrl(), keyPrefix }, location: `${redisUrl()} ${keyPrefix}*`, cleanup: () => deleteRedisPrefix(keyPrefix) };
+      return { config: { kind, url: redisUrl(), keyPrefix }, location: `${redisUrl()} ${keyPrefix}*`, cleanup: async () => void (await deleteKeys(redisUrl(), keyPrefix)) };
     }
   }
 }

@@ -13,6 +13,7 @@ import { buildStore } from '../server/build-store.ts';
 import { loadServerConfig, type StoreConfig } from '../server/server-config.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
 import { freePort } from '../testing/free-port.ts';
+import { deleteKeys } from '../testing/redis.ts';
 import { checkInvariants, type Violation } from './invariants.ts';
 import { ledgerFromEvents } from './ledger.ts';
 import { Random } from './random.ts';
@@ -47,9 +48,8 @@ export async function runCrashTest(kind: 'sqlite' | 'redis', iterations: number,
   const started = Date.now();
   const rng = new Random(seed);
   const dir = mkdtempSync(join(tmpdir(), 'credit402-crash-'));
-  const storeConfig: StoreConfig = kind === 'sqlite'
-    ? { kind, path: join(dir, 'crash.db') }
-    : { kind, url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: `credit402-crash:${randomUUID()}:` };
+  const redis = { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: `credit402-crash:${randomUUID()}:` };
+  const storeConfig: StoreConfig = kind === 'sqlite' ? { kind, path: join(dir, 'crash.db') } : { kind, ...redis };
   const emulator = await startEmulator({ port: 0 });
   const control = new EmulatorControl(emulator.controlUrl);
   const proxy = new StripeProxy(emulator.url);
@@ -130,21 +130,10 @@ export async function runCrashTest(kind: 'sqlite' | 'redis', iterations: number,
     await reader.close();
     await proxy.close();
     await emulator.close();
-    if (kind === 'redis') await dropRedisKeys(storeConfig);
+    if (kind === 'redis') await deleteKeys(redis.url, redis.keyPrefix);
     rmSync(dir, { recursive: true, force: true });
   }
   report.wallMs = Date.now() - started;
   return report;
 }
 
-/** Deletes the run's Redis keys. */
-async function dropRedisKeys(config: StoreConfig): Promise<void> {
-  if (config.kind !== 'redis') return;
-  const { createClient } = await import('redis');
-  const client = createClient({ url: config.url });
-  await client.connect();
-  const keys: string[] = [];
-  for await (const batch of client.scanIterator({ MATCH: `${config.keyPrefix}*`, COUNT: 1000 })) keys.push(...batch);
-  if (keys.length > 0) await client.unlink(keys);
-  await client.close();
-}
