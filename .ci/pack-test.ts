@@ -64,7 +64,8 @@ function lockfile(dir: string): Lockfile {
 /** The script that imports every export of every package, under ESM and with require(). */
 function importScript(packs: readonly PackInfo[]): string {
   const specifiers = packs.flatMap((pack) => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, Object.keys(PACKAGES).find((key) => PACKAGES[key as keyof typeof PACKAGES] === pack.name) ?? '', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const folder = Object.entries(PACKAGES).find(([, name]) => name === pack.name)?.[0] ?? '';
+    const manifest = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     return Object.keys(manifest.exports).map((key) => `${pack.name}${key.slice(1)}`);
   });
   return `import { createRequire } from 'node:module';

@@ -3,11 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCoverage } from './coverage.ts';
-import { parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
+import { KIT, parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
 import { PROFILE_PATH, profileComment } from './runner/profile.ts';
 import { runConformance } from './runner/run.ts';
-
-const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
 
 const COMMANDS = `usage: ${KIT} <command> [options]
 

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 /** The command that runs the kit, as the user typed it (the repository's npm script sets CREDIT402_KIT_COMMAND). */
-const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
+export const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
 
 export const USAGE = `usage: ${KIT} conformance (--target URL | --target-cmd "CMD") [options]
 

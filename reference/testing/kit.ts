@@ -1,5 +1,6 @@
 // Test helper: how the repository runs the conformance kit and the reference server from their sources, as separate processes (never imported).
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repository root. */
@@ -10,7 +11,7 @@ export const SOURCE_NODE_OPTIONS = ['--conditions=credit402-source', `--import=$
 
 /** `node … <file>` for a TypeScript entry point of this repository, as an argument vector. */
 export function sourceCommand(file: string): string[] {
-  return [process.execPath, ...SOURCE_NODE_OPTIONS, fileURLToPath(new URL(file, new URL('../../', import.meta.url)))];
+  return [process.execPath, ...SOURCE_NODE_OPTIONS, join(REPO_ROOT, file)];
 }
 
 /** The kit's command line run from its sources (`credit402-conformance` when installed). */
