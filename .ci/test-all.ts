@@ -1,4 +1,4 @@
-// `npm test`: vitest, the import boundaries, the coverage check, the conformance suite against the reference on three set-ups, the crash test, then the pack test; one total line.
+// `npm test`: vitest, the import boundaries, the coverage check, the conformance suite against the reference on four set-ups (every store, both frameworks), the crash test, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -15,6 +15,7 @@ const STEPS: Step[] = [
   { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
+  { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
   { name: 'crash test: 200 SIGKILLs per store, sqlite and redis', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'both'] },
   { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
 ];

@@ -74,29 +74,48 @@ function execute(state: EmulatorState, req: IncomingMessage, method: string, pat
   }
 }
 
-/** Handles one API request end to end. */
+/** Resolves true when `released` settles while the socket is still open; false as soon as the socket closes. */
+function heldUntil(socket: Socket, released: Promise<void>): Promise<boolean> {
+  if (socket.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => resolve(false);
+    socket.once('close', onClose);
+    void released.then(() => {
+      socket.off('close', onClose);
+      resolve(!socket.destroyed);
+    });
+  });
+}
+
+/** Reads the body, counting the request as in flight while it arrives. */
+async function receive(state: EmulatorState, req: IncomingMessage): Promise<string> {
+  state.receiving += 1;
+  try {
+    return await readBody(req);
+  } finally {
+    state.receiving -= 1;
+  }
+}
+
+/** Handles one API request end to end: journaled (in flight) at arrival, completed when answered or dropped. */
 export async function handleApiRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRequestId();
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://emulator');
   const path = url.pathname;
-  const rawBody = await readBody(req);
+  const rawBody = await receive(state, req);
   const idempotencyKey = method === 'POST' ? header(req, 'idempotency-key') : undefined;
   let params: Params = {};
+  let invalid: ApiError | undefined;
+  try {
+    params = parseParams(method === 'POST' ? rawBody : url.search.slice(1));
+  } catch (error) {
+    invalid = error instanceof ApiError ? error : internalError();
+  }
+  const entry = state.journal.open({ method, path, params, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}), requestId });
 
-  const journal = (status: number | null, body: string | null, extra: Partial<JournalEntry> = {}): void => {
-    state.journal.record({
-      method,
-      path,
-      params,
-      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      requestId,
-      status,
-      replayed: false,
-      ...extra,
-      response: body === null ? null : parseOrKeep(body),
-    });
-  };
+  const journal = (status: number | null, body: string | null, extra: Partial<JournalEntry> = {}): void =>
+    state.journal.close(entry, { status, ...extra, response: body === null ? null : parseOrKeep(body) });
   const answer = ({ status, body, headers = {}, ...extra }: Answer): void => {
     journal(status, body, extra);
     sendJson(res, status, body, {
@@ -107,46 +126,52 @@ export async function handleApiRequest(state: EmulatorState, req: IncomingMessag
     });
   };
 
-  try {
-    params = parseParams(method === 'POST' ? rawBody : url.search.slice(1));
-  } catch (error) {
-    const apiError = error instanceof ApiError ? error : internalError();
-    return answer({ status: apiError.status, body: serialize(apiError.envelope()) });
-  }
+  const respond = async (): Promise<void> => {
+    if (invalid) return answer({ status: invalid.status, body: serialize(invalid.envelope()) });
 
-  const fault = state.faults.take(method, path, params);
-  if (fault?.kind === 'error500') return answer({ status: 500, body: serialize(internalError().envelope()), fault: fault.kind });
-  if (fault?.kind === 'rateLimit429') return answer({ status: 429, body: serialize(rateLimited().envelope()), fault: fault.kind });
-  if (fault?.kind === 'reset') {
-    journal(null, null, { fault: fault.kind });
-    req.socket.destroy();
-    return;
-  }
-  if (fault?.kind === 'timeout') {
-    journal(null, null, { fault: fault.kind });
-    if (await waitUnlessClosed(req.socket, fault.delayMs ?? 0)) req.socket.destroy();
-    return;
-  }
-  if (fault?.kind === 'delay' && !(await waitUnlessClosed(req.socket, fault.delayMs ?? 0))) {
-    journal(null, null, { fault: fault.kind });
-    return;
-  }
-  const faultMark = fault ? { fault: fault.kind } : {};
-
-  if (state.stripeMockUrl) {
-    try {
-      const verdict = await askStripeMock(state.stripeMockUrl, {
-        method,
-        pathAndQuery: `${path}${url.search}`,
-        body: rawBody,
-        authorization: header(req, 'authorization'),
-        contentType: header(req, 'content-type'),
-      });
-      if (verdict) return answer({ ...verdict, oracle: true, ...faultMark });
-    } catch (error) {
-      const apiError = error instanceof ApiError ? error : internalError();
-      return answer({ status: apiError.status, body: serialize(apiError.envelope()), ...faultMark });
+    const hit = state.faults.take({ method, path, params, idempotencyKey });
+    const fault = hit?.fault;
+    if (fault) entry.fault = fault.kind;
+    if (fault?.kind === 'error500') return answer({ status: 500, body: serialize(internalError().envelope()), fault: fault.kind });
+    if (fault?.kind === 'rateLimit429') return answer({ status: 429, body: serialize(rateLimited().envelope()), fault: fault.kind });
+    if (fault?.kind === 'reset') {
+      journal(null, null, { fault: fault.kind });
+      req.socket.destroy();
+      return;
     }
+    if (fault?.kind === 'timeout') {
+      if (await waitUnlessClosed(req.socket, fault.delayMs ?? 0)) req.socket.destroy();
+      journal(null, null, { fault: fault.kind });
+      return;
+    }
+    const held = fault?.kind === 'delay' ? waitUnlessClosed(req.socket, fault.delayMs ?? 0) : hit?.released ? heldUntil(req.socket, hit.released) : true;
+    if (!(await held)) {
+      journal(null, null, { fault: fault?.kind });
+      return;
+    }
+    const faultMark = fault ? { fault: fault.kind } : {};
+
+    if (state.stripeMockUrl) {
+      try {
+        const verdict = await askStripeMock(state.stripeMockUrl, {
+          method,
+          pathAndQuery: `${path}${url.search}`,
+          body: rawBody,
+          authorization: header(req, 'authorization'),
+          contentType: header(req, 'content-type'),
+        });
+        if (verdict) return answer({ ...verdict, oracle: true, ...faultMark });
+      } catch (error) {
+        const apiError = error instanceof ApiError ? error : internalError();
+        return answer({ status: apiError.status, body: serialize(apiError.envelope()), ...faultMark });
+      }
+    }
+    answer({ ...execute(state, req, method, path, params, requestId), ...faultMark });
+  };
+  try {
+    await respond();
+  } finally {
+    // Never leave an entry in flight, even when answering threw (the server then answers 500).
+    if (entry.inFlight) journal(null, null);
   }
-  answer({ ...execute(state, req, method, path, params, requestId), ...faultMark });
 }

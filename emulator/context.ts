@@ -1,5 +1,5 @@
 // One emulator's whole state, and the shape of API routes that act on it.
-import { FaultInjector } from './faults.ts';
+import { FaultInjector } from './fault-injector.ts';
 import { IdempotencyStore } from './idempotency.ts';
 import { Journal } from './journal.ts';
 import { Store } from './state.ts';
@@ -16,6 +16,8 @@ export class EmulatorState {
   readonly webhooks = new WebhookDispatcher();
 
   searchLagMs: number;
+  /** API requests whose body is still being read (in flight, not journaled yet). */
+  receiving = 0;
 
   constructor(
     readonly initialSearchLagMs: number,
@@ -24,11 +26,11 @@ export class EmulatorState {
     this.searchLagMs = initialSearchLagMs;
   }
 
-  /** Back to a fresh instance: objects, journal, faults, idempotency keys, webhooks; search lag to its start value. */
+  /** Back to a fresh instance: objects, journal, faults (and their counts), idempotency keys, webhooks; search lag to its start value. */
   reset(): void {
     this.store.clear();
     this.journal.reset();
-    this.faults.clear();
+    this.faults.reset();
     this.idempotency.clear();
     this.webhooks.clear();
     this.searchLagMs = this.initialSearchLagMs;

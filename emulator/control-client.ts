@@ -5,6 +5,7 @@ import type {
   DisputeResult,
   EventRecord,
   FaultSpec,
+  InFlight,
   JournalEntry,
   JournalFilter,
   RefundResult,
@@ -47,14 +48,29 @@ export class EmulatorControl {
     await this.#call('DELETE', '/journal');
   }
 
-  /** Makes the next `count` (default 1) matching API requests fail. */
+  /** API requests arrived and not answered yet (held by a fault, or being executed). */
+  inFlight(): Promise<InFlight> {
+    return this.#call('GET', '/in-flight');
+  }
+
+  /** Makes the next `count` (default 1) matching API requests fail, or every one until removed (`untilRemoved`). */
   injectFault(spec: FaultSpec): Promise<ActiveFault> {
     return this.#call('POST', '/faults', spec);
   }
 
-  /** Faults not yet used up. */
-  faults(): Promise<ActiveFault[]> {
-    return this.#call('GET', '/faults');
+  /** Faults not yet used up; with `all`, every fault since the last reset (with how often each fired). */
+  faults(options: { all?: boolean } = {}): Promise<ActiveFault[]> {
+    return this.#call('GET', options.all ? '/faults?all=true' : '/faults');
+  }
+
+  /** One fault by id, used up or removed ones too: `fired` counts the requests it hit. */
+  fault(id: string): Promise<ActiveFault> {
+    return this.#call('GET', `/faults/${encodeURIComponent(id)}`);
+  }
+
+  /** Deactivates one fault (a barrier lets its held requests go); resolves with its final state. */
+  removeFault(id: string): Promise<ActiveFault> {
+    return this.#call('DELETE', `/faults/${encodeURIComponent(id)}`);
   }
 
   async clearFaults(): Promise<void> {

@@ -1,4 +1,4 @@
-// The control API under /_emulator: journal, faults, search lag, reset, webhooks, events, refunds and disputes.
+// The control API under /_emulator: journal, in-flight requests, faults, search lag, reset, webhooks, events, refunds and disputes.
 import { ControlError } from './errors.ts';
 import { parseFaultSpec } from './faults.ts';
 import { readBody, sendJson } from './http-io.ts';
@@ -34,6 +34,10 @@ function sinceParam(query: URLSearchParams): number | undefined {
   return Number(since);
 }
 
+const noFault = (id: string): never => {
+  throw new ControlError(404, `No such fault: '${id}'`);
+};
+
 const ROUTES: readonly ControlRoute[] = [
   { method: 'GET', path: /^$/, handle: () => ok },
   {
@@ -49,7 +53,15 @@ const ROUTES: readonly ControlRoute[] = [
     },
   },
   { method: 'DELETE', path: /^\/journal$/, handle: (state) => (state.journal.clear(), ok) },
-  { method: 'GET', path: /^\/faults$/, handle: (state) => state.faults.list() },
+  {
+    method: 'GET',
+    path: /^\/in-flight$/,
+    handle: (state) => {
+      const entries = state.journal.inFlight();
+      return { count: state.receiving + entries.length, entries };
+    },
+  },
+  { method: 'GET', path: /^\/faults$/, handle: (state, _body, _match, query) => state.faults.list(query.get('all') === 'true') },
   {
     method: 'POST',
     path: /^\/faults$/,
@@ -60,6 +72,8 @@ const ROUTES: readonly ControlRoute[] = [
     },
   },
   { method: 'DELETE', path: /^\/faults$/, handle: (state) => (state.faults.clear(), ok) },
+  { method: 'GET', path: /^\/faults\/([^/]+)$/, handle: (state, _body, [, id = '']) => state.faults.get(id) ?? noFault(id) },
+  { method: 'DELETE', path: /^\/faults\/([^/]+)$/, handle: (state, _body, [, id = '']) => state.faults.remove(id) ?? noFault(id) },
   {
     method: 'POST',
     path: /^\/search-lag$/,

@@ -1,15 +1,9 @@
 // Customers through the official SDK: create with a payment method, retrieve, search, search indexing lag.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cardParams, rawCall, rejection, startTestEmulator } from './test-support.ts';
-import type { TestEmulator } from './test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { cardParams, rawCall, rejection, startTestEmulator, useTestEmulator } from './test-support.ts';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(() => t.emulator.close());
-beforeEach(() => t.control.reset());
+const t = useTestEmulator();
 
 describe('POST /v1/customers', () => {
   it('creates a customer and attaches its payment method', async () => {

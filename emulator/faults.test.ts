@@ -1,15 +1,9 @@
 // Injected faults surfacing as the official SDK's errors; faulted calls change no state.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rejection, sdkFor, startTestEmulator } from './test-support.ts';
-import type { TestEmulator } from './test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { rejection, sdkFor, startTestEmulator, useTestEmulator } from './test-support.ts';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(() => t.emulator.close());
-beforeEach(() => t.control.reset());
+const t = useTestEmulator();
 
 const PATH = '/v1/payment_intents';
 const create = (stripe: Stripe = t.stripe) =>

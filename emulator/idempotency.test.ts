@@ -1,15 +1,9 @@
 // Idempotency keys through the official SDK: replays, conflicts, what is stored and what is not.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rawCall, rejection, startTestEmulator } from './test-support.ts';
-import type { TestEmulator } from './test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { rawCall, rejection, useTestEmulator } from './test-support.ts';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(() => t.emulator.close());
-beforeEach(() => t.control.reset());
+const t = useTestEmulator();
 
 const params = (amount = 500, payment_method = 'pm_card_visa'): Stripe.PaymentIntentCreateParams => ({
   amount,

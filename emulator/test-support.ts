@@ -1,5 +1,6 @@
 // Test helpers: an emulator per test file, official SDK clients pointed at it, raw HTTP calls.
 import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { EmulatorControl } from './control-client.ts';
 import { startEmulator } from './index.ts';
 import type { EmulatorOptions, RunningEmulator } from './index.ts';
@@ -18,6 +19,15 @@ export interface TestEmulator {
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({ port: 0, ...options });
   return { emulator, stripe: sdkFor(emulator), control: new EmulatorControl(emulator.controlUrl) };
+}
+
+/** One emulator for the test file, started before its tests, reset before each and closed after all; filled in by beforeAll. */
+export function useTestEmulator(options: EmulatorOptions = {}): TestEmulator {
+  const holder = {} as TestEmulator;
+  beforeAll(async () => void Object.assign(holder, await startTestEmulator(options)));
+  afterAll(() => holder.emulator.close());
+  beforeEach(() => holder.control.reset());
+  return holder;
 }
 
 /** A raw form-encoded API call, for what the SDK cannot send (bad keys, unknown parameters). */

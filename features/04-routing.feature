@@ -56,7 +56,7 @@ Feature: Routing (spec §4)
       | //api/weather   | no merging of slashes                |
       | /api/weathe     | a prefix is not the path             |
 
-  @CR-4.2 @CR-4.3 @CR-13.25
+  @CR-13.25
   Scenario Outline: percent-encoded unreserved characters are decoded before matching (<target>)
     When I request "GET <target>" without a payment header
     Then the response is the challenge for "GET /api/weather"
@@ -112,7 +112,7 @@ Feature: Routing (spec §4)
     Then the request was served
     And creditsRemaining is 9500
 
-  @CR-4.5 @CR-5.4 @CR-13.19
+  @CR-13.19
   Scenario Outline: a payload without clientId and paymentMethodId gets the plain challenge (<payload>)
     When I send the payment payload '<payload>' to "GET /api/weather"
     Then the response is the challenge for "GET /api/weather"

@@ -42,8 +42,8 @@ Feature: Challenge (spec §5)
     And the challenge has no description
     And no protocol object in the response has a null member
 
-  @CR-5.7 @CR-5.4
-  Scenario: all plain challenges of a route are identical
+  @CR-13.19
+  Scenario: all plain challenges of a route are identical, whatever payload without clientId and paymentMethodId came
     When I request "GET /api/weather" with each of these payment payloads:
       | payload                |
       | (none)                 |
@@ -70,6 +70,10 @@ Feature: Challenge (spec §5)
     When I send the payment payload '{"clientId":"$clientId"}' to "GET /api/weather"
     Then the response is the insufficient-credits challenge for "GET /api/weather"
     And no request reached the processor
+
+  @CR-13.19
+  Scenario: a payload without clientId and paymentMethodId gets the plain challenge without any processor call
+    Given a new card
     When I send the payment payload '{"topUpAmount":50000,"note":"$card"}' to "GET /api/weather"
     Then the response is the challenge for "GET /api/weather"
     And no request reached the processor

@@ -59,7 +59,7 @@ Feature: Credits path (spec §6)
     Then the response is the insufficient-credits challenge for "GET /api/weather"
     And the handler did not run
 
-  @CR-6.1 @CR-10.4 @CR-13.17
+  @CR-6.1 @CR-13.17
   Scenario Outline: a clientId not shaped as 64 lowercase hex is unknown (<shape>)
     Given a client with a balance of 10000 units
     When I send the payment payload '{"clientId":"<clientId>"}' to "GET /api/weather"

@@ -111,7 +111,7 @@ Feature: New-payment path (spec §7)
     And the processor created exactly 1 PaymentIntent
     And the PaymentIntent has amount 501 and currency "usd"
     And the PaymentIntent charges the card for the customer
-    And the PaymentIntent's description is "credit402 top-up for Weather lookup"
+    And the PaymentIntent's description is "$serviceName top-up for Weather lookup"
     And the PaymentIntent is confirmed at once with redirects disallowed and automatic capture
     And the PaymentIntent's metadata holds the clientId and the top-up "50001"
     And the PaymentIntent was sent with an idempotency key of at most 255 characters
@@ -125,10 +125,10 @@ Feature: New-payment path (spec §7)
 
     Examples:
       | request             | description                         |
-      | GET /api/weather    | credit402 top-up for Weather lookup |
-      | POST /api/translate | credit402 top-up for Translation    |
-      | GET /api/nodesc     | credit402 top-up for /api/nodesc    |
-      | GET /api/nodesc?x=1 | credit402 top-up for /api/nodesc    |
+      | GET /api/weather    | $serviceName top-up for Weather lookup |
+      | POST /api/translate | $serviceName top-up for Translation    |
+      | GET /api/nodesc     | $serviceName top-up for /api/nodesc    |
+      | GET /api/nodesc?x=1 | $serviceName top-up for /api/nodesc    |
 
   @CR-7.13 @CR-7.11
   Scenario: the success header of a charge carries the PaymentIntent id, the clientId and the balance

@@ -42,7 +42,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   @faults @CR-7.20 @CR-8.7
   Scenario Outline: a processor that <fault> the PaymentIntent creation gives payment_failed and no credit
     Given a new card
-    And the processor <fault> the next 3 PaymentIntent creations for the card
+    And the processor <fault> every PaymentIntent creation for the card until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
     And the handler did not run
@@ -59,7 +59,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   @faults @CR-7.20 @CR-8.7
   Scenario: a processor error on the PaymentIntent is passed on with the processor's message
     Given a new card
-    And the processor answers 500 to the next 3 PaymentIntent creations for the card
+    And the processor answers 500 to every PaymentIntent creation for the card until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
     And the error message is the processor's message
@@ -67,7 +67,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   @faults @CR-7.2 @CR-7.20 @CR-7.26 @CR-8.7
   Scenario: a processor error while retrieving the payment method stops before any customer or charge
     Given a new card
-    And the processor answers 500 to the next 3 retrievals of the card
+    And the processor answers 500 to every retrieval of the card until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
     And the error message is the processor's message
@@ -78,7 +78,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   @faults @CR-7.5 @CR-7.20 @CR-7.26 @CR-8.7
   Scenario: a processor error while searching the customer stops before any charge
     Given a new card
-    And the processor answers 500 to the next 3 customer searches for the card's client
+    And the processor answers 500 to every customer search for the card's client until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
     And the handler did not run

@@ -11,7 +11,7 @@ Feature: Limits (spec §9)
     And creditsRemaining is 9999999400
     And the PaymentIntent has amount 99999999 and currency "usd"
 
-  @CR-9.4 @CR-7.1 @CR-7.26 @CR-8.4 @CR-13.15
+  @CR-9.4 @CR-13.15
   Scenario Outline: a top-up of <topUp> units is above the maximum: invalid_payment, nothing asked of the processor
     Given a new card
     When I send the payment payload '{"paymentMethodId":"$card","topUpAmount":<topUp>}' to "GET /api/weather"

@@ -26,7 +26,7 @@ Feature: Versioning (spec §12)
     When I send the payment header "eyJzdHJpcGU0MDJWZXJzaW9uIjoxLCJjbGllbnRJZCI6IjdmZGU2YzI2NWFmZTExZTAzMzE0N2NlMDY2OWJkMDA1N2U1MTg1MDZhODEzMDE4OTY3NWQ2YzQyZGIwZTY5MGMifQ==" to "GET /api/weather"
     Then the response is the insufficient-credits challenge for "GET /api/weather"
 
-  @CR-12.2 @CR-3.8 @CR-8.4 @CR-13.16
+  @CR-12.2 @CR-3.8 @CR-13.16
   Scenario Outline: a payload with stripe402Version <version> is invalid and names the member
     Given a new card
     When I send the payment payload '{"stripe402Version":<version>,"paymentMethodId":"$card"}' to "GET /api/weather"

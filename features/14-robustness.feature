@@ -148,3 +148,54 @@ Feature: Robustness profile: money settled by processor events (spec §14)
       | amount_received one minor unit short |
       | no credit402 metadata                |
       | top-up units that are not an integer |
+
+  @CR-14.2
+  Scenario Outline: a delivery signed with <form> is acknowledged and credits the top-up once
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, refunded by 0 and disputed for 0 minor units
+    When its "succeeded" event is delivered to the webhook, signed with "<form>"
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When its "succeeded" event is delivered to the webhook, signed with "<form>"
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+
+    Examples:
+      | form                            |
+      | a timestamp 299 seconds ahead   |
+      | a wrong v1 before the valid one |
+      | the valid v1 before a wrong one |
+      | the valid v1 and a v0           |
+
+  @CR-14.2
+  Scenario Outline: a delivery signed with <form> is answered 400 and changes nothing
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, refunded by 0 and disputed for 0 minor units
+    When its "succeeded" event is delivered to the webhook, signed with "<form>"
+    Then the webhook answered 400
+    When I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+
+    Examples:
+      | form                           |
+      | only wrong v1 values           |
+      | the valid signature as v0 only |
+      | a timestamp 301 seconds ahead  |
+      | a timestamp 1 day ahead        |
+
+  @CR-14.4 @CR-14.2
+  Scenario Outline: a refund and a dispute whose payment_intent is <how> are of a charge without a PaymentIntent: acknowledged, nothing taken
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, refunded by 500 and disputed for 500 minor units
+    When its "refund" event is delivered to the webhook with its payment_intent "<how>"
+    And its "dispute" event is delivered to the webhook with its payment_intent "<how>"
+    And its "succeeded" event is delivered to the webhook
+    Then every delivery was acknowledged with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+
+    Examples:
+      | how     |
+      | removed |
+      | null    |
+      | empty   |

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseExemptions } from './report/coverage-exemptions.ts';
 import { computeCoverage, type Coverage, type RequirementKind } from './report/coverage-matrix.ts';
 import { readFeatureScenarios } from './report/feature-scenarios.ts';
-import { readRequirements, SPEC_PATH } from './report/spec-requirements.ts';
+import { LEVELS, readRequirements, SPEC_PATH } from './report/spec-requirements.ts';
 import { readTestTitles } from './report/test-titles.ts';
 import { ROOT } from './runner/paths.ts';
 
@@ -15,10 +15,10 @@ const KINDS: readonly RequirementKind[] = ['observable', 'construction', 'intern
 export function formatCoverage(coverage: Coverage, scenarioCount: number): string {
   const lines: string[] = [];
   for (const row of coverage.rows) {
-    const { id, title } = row.requirement;
+    const { id, title, level } = row.requirement;
     const mark = row.kind === 'deprecated' ? '-' : row.covered ? '✓' : row.exempt !== undefined ? '~' : row.kind === 'observable' ? '✗' : '?';
     const note = row.note ?? (row.exempt !== undefined && !row.covered ? `not checked over HTTP: ${row.exempt}` : undefined);
-    lines.push(`${mark} ${id} ${title} [${row.kind}]${note ? ` ${note}` : ''}`);
+    lines.push(`${mark} ${id} [${level}] ${title} [${row.kind}]${note ? ` ${note}` : ''}`);
     for (const scenario of row.scenarios) lines.push(`      scenario ${scenario}`);
     for (const test of row.tests) lines.push(`      test     ${test}`);
   }
@@ -30,6 +30,10 @@ export function formatCoverage(coverage: Coverage, scenarioCount: number): strin
     const exempt = rows.filter((row) => !row.covered && row.exempt !== undefined).length;
     const detail = kind === 'deprecated' ? `${rows.length}` : `${covered}/${rows.length} covered${exempt ? `, ${exempt} not checkable over HTTP (features/README.md)` : ''}`;
     lines.push(`  ${kind.padEnd(13)} ${detail}`);
+  }
+  for (const level of LEVELS) {
+    const rows = coverage.rows.filter((row) => row.requirement.level === level && row.kind !== 'deprecated');
+    lines.push(`  ${`${level} level`.padEnd(13)} ${rows.filter((row) => row.covered).length}/${rows.length} covered`);
   }
   lines.push(`  scenarios     ${scenarioCount}`);
   if (coverage.warnings.length > 0) lines.push('', `warnings (${coverage.warnings.length}):`, ...coverage.warnings.map((warning) => `  ${warning}`));

@@ -1,13 +1,17 @@
-// The kit's console report (a cucumber formatter): progress, each failure with its transcript, failed requirements, `N passed, N failed`.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The kit's console report (a cucumber formatter): progress, each failure with its transcript, verdicts per level and requirement, `N passed, N failed`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Formatter, formatterHelpers, Status, type IFormatterOptions } from '@cucumber/cucumber';
 import type * as messages from '@cucumber/messages';
+import { blamedIds } from '../world/check.ts';
+import { levelOfIds, scenarioLevel } from '../world/levels.ts';
 import { formatFailure, type ScenarioFailure, type TextAttachment } from './failure-block.ts';
+import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
 import { ProgressLine } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
-import { formatFailedRequirements, RequirementVerdicts } from './requirement-verdicts.ts';
-import { parseRequirements } from './spec-requirements.ts';
+import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
+import { LEVELS, readRequirements, type Level } from './spec-requirements.ts';
+import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
 
 type TestCaseAttempt = ReturnType<Formatter['eventDataCollector']['getTestCaseAttempt']>;
 
@@ -17,6 +21,23 @@ export interface ConsoleReportOptions {
   reports?: string[];
   /** Seconds between progress lines when stdout is not a TTY. */
   progressIntervalSeconds?: number;
+  /** The highest level judged (default strict). */
+  runLevel?: Level;
+  /** Whether the target declared the robustness profile. */
+  robustDeclared?: boolean;
+  /** Where the machine-readable summary goes (the runner reads its exit code from it). */
+  summaryFile?: string;
+}
+
+/** The summary file: counts, per-level and per-requirement verdicts. */
+export interface RunSummary {
+  passed: number;
+  failed: number;
+  inconclusive: number;
+  notRun: number;
+  runErrors: string[];
+  levels: ReturnType<LevelVerdicts['verdicts']>;
+  requirements: ReturnType<RequirementVerdicts['all']>;
 }
 
 function textAttachments(steps: ReadonlyArray<{ attachments: messages.Attachment[] }>): TextAttachment[] {
@@ -32,8 +53,12 @@ function textAttachments(steps: ReadonlyArray<{ attachments: messages.Attachment
 export default class ConsoleFormatter extends Formatter {
   static override readonly documentation = 'credit402 conformance console report';
   readonly #progress: ProgressLine;
-  readonly #verdicts = new RequirementVerdicts();
-  readonly #counts = { total: 0, passed: 0, failed: 0, skipped: 0 };
+  readonly #levels = new Map(readRequirements().map((requirement) => [requirement.id, requirement]));
+  readonly #levelMap = new Map([...this.#levels].map(([id, requirement]) => [id, requirement.level]));
+  readonly #verdicts = new RequirementVerdicts((id) => this.#levels.get(id)?.level ?? 'strict');
+  readonly #levelVerdicts = new LevelVerdicts();
+  readonly #counts = { total: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0, notRun: 0 };
+  readonly #notes = new Map<string, number>();
   readonly #options: ConsoleReportOptions;
   readonly #runErrors: string[] = [];
 
@@ -61,70 +86,128 @@ export default class ConsoleFormatter extends Formatter {
   }
 
   #showProgress(): void {
-    const { passed, failed, skipped, total } = this.#counts;
-    this.#progress.update({ done: passed + failed + skipped, total, failed });
+    const { passed, failed, skipped, inconclusive, notRun, total } = this.#counts;
+    this.#progress.update({ done: passed + failed + skipped + inconclusive + notRun, total, failed });
+  }
+
+  get #runLevel(): Level {
+    return this.#options.runLevel ?? 'strict';
   }
 
   #onScenarioFinished(attempt: TestCaseAttempt): void {
     const status = attempt.worstTestStepResult.status;
-    const passed = status === Status.PASSED;
-    if (passed) this.#counts.passed++;
-    else if (status === Status.SKIPPED) this.#counts.skipped++;
-    else this.#counts.failed++;
-    this.#verdicts.record(requirementIds(attempt.pickle.tags.map((tag) => tag.name)), passed || status === Status.SKIPPED);
-    if (!passed && status !== Status.SKIPPED) {
+    const tags = attempt.pickle.tags.map((tag) => tag.name);
+    const level = scenarioLevel(tags, this.#levelMap);
+    const judgedIds = requirementIds(tags).filter((id) => LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
+    const note = this.#note(attempt);
+    if (note?.verdict === 'not-run' || (status === Status.SKIPPED && !note)) {
+      this.#counts[note ? 'notRun' : 'skipped']++;
+      if (note) this.#count(`not run: ${note.reason}`);
+      this.#levelVerdicts.record({ level, outcome: 'not-run', failedLevels: [] });
+    } else if (note?.verdict === 'inconclusive') {
+      this.#counts.inconclusive++;
+      this.#verdicts.record({ ids: judgedIds, failedIds: [], outcome: 'inconclusive' });
+      this.#levelVerdicts.record({ level, outcome: 'inconclusive', failedLevels: [] });
       this.#progress.clear();
-      this.log(`\n${formatFailure(this.#failure(attempt), this.#counts.failed)}`);
+      this.log(`\n? inconclusive: ${attempt.pickle.name} (${attempt.pickle.uri}): ${note.reason}\n`);
+    } else if (status === Status.PASSED) {
+      this.#counts.passed++;
+      this.#verdicts.record({ ids: judgedIds, failedIds: [], outcome: 'passed' });
+      this.#levelVerdicts.record({ level, outcome: 'passed', failedLevels: [] });
+    } else {
+      this.#counts.failed++;
+      const failure = this.#failure(attempt, judgedIds);
+      this.#verdicts.record({ ids: judgedIds, failedIds: failure.failedIds, outcome: 'failed' });
+      const failedLevels = [...failure.failedIds.map((id) => levelOfIds([id], this.#levelMap)), ...(failure.unattributed ? [level] : [])];
+      this.#levelVerdicts.record({ level, outcome: 'failed', failedLevels });
+      this.#progress.clear();
+      this.log(`\n${formatFailure(failure, this.#counts.failed)}`);
     }
     this.#showProgress();
   }
 
-  #failure(attempt: TestCaseAttempt): ScenarioFailure {
+  /** The bodies of the scenario's attachments of one media type. */
+  #attachments(attempt: TestCaseAttempt, mediaType: string): string[] {
+    return Object.values(attempt.stepAttachments)
+      .flat()
+      .filter((attachment) => attachment.mediaType === mediaType)
+      .map((attachment) => (attachment.contentEncoding === 'BASE64' ? Buffer.from(attachment.body, 'base64').toString('utf8') : attachment.body));
+  }
+
+  #note(attempt: TestCaseAttempt): VerdictNote | undefined {
+    for (const notice of this.#attachments(attempt, NOTICE_MEDIA_TYPE).map(parseNotice)) this.#count(notice);
+    return this.#attachments(attempt, VERDICT_MEDIA_TYPE).map(parseVerdict).find((note) => note !== undefined);
+  }
+
+  /** Counts a line of the "what the kit could not tell" summary. */
+  #count(text: string | undefined): void {
+    if (text !== undefined) this.#notes.set(text, (this.#notes.get(text) ?? 0) + 1);
+  }
+
+  #failure(attempt: TestCaseAttempt, judgedIds: readonly string[]): ScenarioFailure & { unattributed: boolean; failedIds: string[] } {
     const parsed = formatterHelpers.parseTestCaseAttempt({
       testCaseAttempt: attempt,
       snippetBuilder: this.snippetBuilder,
       supportCodeLibrary: this.supportCodeLibrary,
     });
-    const step = parsed.testSteps.find((candidate) => ![Status.PASSED, Status.SKIPPED].includes(candidate.result.status));
+    const failedSteps = parsed.testSteps.filter((candidate) => ![Status.PASSED, Status.SKIPPED].includes(candidate.result.status));
+    const blamedByStep = failedSteps.map((failed) => blamedIds(failed.result.exception?.message ?? failed.result.message ?? ''));
+    // A failure that names no requirement blames the scenario's own IDs, also next to failures that do name theirs.
+    const unattributed = blamedByStep.some((ids) => ids.length === 0);
+    const blamed = [...new Set([...blamedByStep.flat(), ...(unattributed ? judgedIds : [])])];
+    const step = failedSteps[0];
     const result = step?.result ?? attempt.worstTestStepResult;
     const stepName = step === undefined ? '(unknown step)' : step.text !== undefined ? `${step.keyword}${step.text}` : `${step.keyword} hook${step.name ? ` "${step.name}"` : ''}`;
     const message = result.status === Status.UNDEFINED
       ? `no step definition matches this step; a definition could look like:\n${step?.snippet ?? ''}`
       : (result.exception?.message ?? result.message ?? '');
     const location = parsed.testCase.sourceLocation;
+    const later = failedSteps.slice(1).map((failed) => `\n${failed.keyword}${failed.text ?? 'hook'}:\n${failed.result.exception?.message ?? failed.result.message ?? ''}`);
+    const failedIds = blamed;
     return {
+      unattributed,
+      failedIds,
+      notReachedIds: judgedIds.filter((id) => !failedIds.includes(id)),
+      levelOf: (id: string) => this.#levelMap.get(id) ?? 'strict',
       requirementIds: requirementIds(attempt.pickle.tags.map((tag) => tag.name)),
       feature: attempt.gherkinDocument.feature?.name ?? attempt.pickle.uri,
       scenario: attempt.pickle.name,
       location: location ? `${location.uri}:${location.line}` : attempt.pickle.uri,
       step: stepName,
       status: result.status,
-      message,
+      message: `${message}${later.join('')}`,
       attachments: textAttachments(parsed.testSteps),
     };
   }
 
-  #titles(): Map<string, string> {
-    try {
-      return new Map(parseRequirements(readFileSync(join(this.cwd, 'spec/protocol.md'), 'utf8')).map((requirement) => [requirement.id, requirement.title]));
-    } catch {
-      return new Map();
-    }
-  }
-
   #onRunFinished(): void {
     this.#progress.stop();
-    const { passed, failed, skipped } = this.#counts;
+    const { passed, failed, skipped, inconclusive, notRun } = this.#counts;
     const failedIds = this.#verdicts.failed();
+    const levels = this.#levelVerdicts.verdicts(this.#runLevel, this.#options.robustDeclared ?? false);
+    const titles = new Map([...this.#levels].map(([id, requirement]) => [id, requirement.title]));
     const lines: string[] = [''];
     for (const error of this.#runErrors) lines.push(error);
     if (failedIds.length > 0) {
-      lines.push(formatFailedRequirements(failedIds, this.#titles(), this.#verdicts.all().length).trimEnd());
+      lines.push(formatFailedRequirements(failedIds, titles, this.#verdicts.all().length).trimEnd());
       lines.push(`re-run them with: --tags "${failedIds.map((verdict) => `@${verdict.id}`).join(' or ')}"`);
     }
+    const all = this.#verdicts.all();
+    lines.push('requirements:', ...LEVELS.filter((level) => all.some((verdict) => verdict.level === level)).map((level) => `  ${level.padEnd(7)}${requirementCounts(all, level)}`));
+    for (const [note, count] of this.#notes) lines.push(`${count} scenario${count === 1 ? '' : 's'}: ${note}`);
     if (skipped > 0) lines.push(`${skipped} skipped`);
+    if (inconclusive > 0) lines.push(`${inconclusive} inconclusive (the kit could not tell; not counted as failed)`);
     if (this.#options.reports?.length) lines.push(`reports: ${this.#options.reports.join(', ')}`);
+    lines.push('levels:', formatLevelVerdicts(levels).replace(/^/gm, '  '));
     lines.push(`${passed} passed, ${failed} failed`);
     this.log(`${lines.join('\n')}\n`);
+    this.#writeSummary({ passed, failed, inconclusive, notRun, runErrors: this.#runErrors, levels, requirements: all });
+  }
+
+  #writeSummary(summary: RunSummary): void {
+    const file = this.#options.summaryFile;
+    if (!file) return;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

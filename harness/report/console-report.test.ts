@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { formatFailure } from './failure-block.ts';
 import { progressText } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
-import { formatFailedRequirements, RequirementVerdicts } from './requirement-verdicts.ts';
+import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
+import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
+import type { Level } from './spec-requirements.ts';
 
 describe('formatFailure', () => {
   it('shows the IDs, feature, scenario, location, failing step, message and transcript', () => {
@@ -52,26 +54,47 @@ describe('requirement verdicts', () => {
     expect(requirementIds(['@fixture', '@CR-7.14', '@CR-7.14', '@CR-7', '@CR-1.3'])).toEqual(['CR-7.14', 'CR-1.3']);
   });
 
-  it('fails an ID when any of its scenarios failed, in numeric order', () => {
-    const verdicts = new RequirementVerdicts();
-    verdicts.record(['CR-7.14', 'CR-1.3'], false);
-    verdicts.record(['CR-7.14'], true);
-    verdicts.record(['CR-7.3'], true);
-    verdicts.record(['CR-10.3'], false);
-    expect(verdicts.failed()).toEqual([
-      { id: 'CR-1.3', scenarios: 1, failed: 1 },
-      { id: 'CR-7.14', scenarios: 2, failed: 1 },
-      { id: 'CR-10.3', scenarios: 1, failed: 1 },
-    ]);
-    expect(formatFailedRequirements(verdicts.failed(), new Map([['CR-7.14', 'Charged amount']]), verdicts.all().length)).toBe(
+  it('fails the IDs a check named, counts the scenario\'s other IDs as not reached, in numeric order', () => {
+    const levels = new Map<string, Level>([['CR-13.13', 'strict']]);
+    const verdicts = new RequirementVerdicts((id) => levels.get(id) ?? 'wire');
+    verdicts.record({ ids: ['CR-7.14', 'CR-1.3'], failedIds: ['CR-1.3'], outcome: 'failed' });
+    verdicts.record({ ids: ['CR-7.14'], failedIds: [], outcome: 'passed' });
+    verdicts.record({ ids: ['CR-5.5'], failedIds: ['CR-13.13'], outcome: 'failed' });
+    verdicts.record({ ids: ['CR-7.3'], failedIds: [], outcome: 'inconclusive' });
+    expect(verdicts.failed().map((verdict) => verdict.id)).toEqual(['CR-1.3', 'CR-13.13']);
+    expect(verdicts.all().find((verdict) => verdict.id === 'CR-7.14')).toMatchObject({ passed: 1, notReached: 1, failed: 0 });
+    expect(requirementCounts(verdicts.all(), 'wire')).toBe('1 passed, 1 failed, 1 not reached, 1 inconclusive');
+    expect(formatFailedRequirements(verdicts.failed(), new Map([['CR-13.13', 'Insufficient-credits message']]), verdicts.all().length)).toBe(
       [
-        'requirements failed: 3 of 4 checked',
-        '  CR-1.3                  fail (1 of 1 scenarios failed)',
-        '  CR-7.14 Charged amount  fail (1 of 2 scenarios failed)',
-        '  CR-10.3                 fail (1 of 1 scenarios failed)',
+        'requirements failed: 2 of 5 judged',
+        '  CR-1.3 [wire]                                   fail (1 of 1 scenarios failed)',
+        '  CR-13.13 [strict] Insufficient-credits message  fail (1 of 1 scenarios failed)',
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('level verdicts', () => {
+  it('claims a level only when every scenario of it and below passed; a strict failure leaves wire claimed', () => {
+    const verdicts = new LevelVerdicts();
+    verdicts.record({ level: 'wire', outcome: 'passed', failedLevels: [] });
+    verdicts.record({ level: 'wire', outcome: 'failed', failedLevels: ['strict'] });
+    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
+    verdicts.record({ level: 'strict', outcome: 'not-run', failedLevels: [] });
+    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
+      ['wire   2/2 scenarios passed: claimed', 'strict 2/3 scenarios passed: not claimed', 'robust not declared'].join('\n'),
+    );
+  });
+
+  it('does not claim a level with an inconclusive scenario, nor a level above an unclaimed one', () => {
+    const verdicts = new LevelVerdicts();
+    verdicts.record({ level: 'wire', outcome: 'inconclusive', failedLevels: [] });
+    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
+    const [wire, strict] = verdicts.verdicts('wire', true).concat(verdicts.verdicts('strict', true).slice(1));
+    expect(wire).toMatchObject({ passed: 0, total: 0, inconclusive: 1, claimed: false });
+    expect(strict).toMatchObject({ level: 'strict', claimed: false });
+    expect(verdicts.verdicts('wire', true)[1]).toMatchObject({ note: 'not run (--level wire)' });
   });
 });
 

@@ -8,7 +8,14 @@ export interface TextAttachment {
 
 /** Everything printed about one failed scenario. */
 export interface ScenarioFailure {
+  /** The scenario's tags. */
   requirementIds: string[];
+  /** The IDs its failed checks named (all its IDs when a failure named none). */
+  failedIds?: string[];
+  /** Its IDs the failure stopped it from judging. */
+  notReachedIds?: string[];
+  /** The level of an ID, shown next to it. */
+  levelOf?: (id: string) => string;
   feature: string;
   scenario: string;
   /** `features/x.feature:12`. */
@@ -29,7 +36,10 @@ const indent = (text: string, prefix: string): string =>
 
 /** The block printed for a failure; `number` counts failures in the run. */
 export function formatFailure(failure: ScenarioFailure, number: number): string {
-  const ids = failure.requirementIds.length > 0 ? failure.requirementIds.join(' ') : '(no requirement tag)';
+  const named = (ids: readonly string[]): string => ids.map((id) => (failure.levelOf ? `${id} [${failure.levelOf(id)}]` : id)).join(' ');
+  const tagged = failure.requirementIds.length > 0 ? failure.requirementIds.join(' ') : '(no requirement tag)';
+  const notReached = failure.notReachedIds?.length ? `; not reached: ${failure.notReachedIds.join(' ')}` : '';
+  const ids = failure.failedIds ? `failed: ${named(failure.failedIds)}${notReached}` : tagged;
   const lines = [
     `✗ ${number}) ${ids}`,
     `  ${failure.feature} › ${failure.scenario}`,

@@ -1,24 +1,55 @@
-// Per-requirement verdicts of a run: an ID fails when any scenario tagged with it failed.
+// Per-requirement verdicts of a run: an ID fails when a check naming it failed; the scenario's other IDs were not reached.
+import type { Level } from './spec-requirements.ts';
 import { compareIds } from './requirement-ids.ts';
 
 /** Scenario counts of one requirement ID. */
 export interface Verdict {
   id: string;
-  scenarios: number;
+  level: Level;
+  /** Scenarios that judged the ID and passed. */
+  passed: number;
+  /** Scenarios where a check naming the ID failed. */
   failed: number;
+  /** Failed scenarios that stopped before judging the ID. */
+  notReached: number;
+  /** Scenarios that could not tell (an injected fault never fired). */
+  inconclusive: number;
+}
+
+/** What one scenario says about its IDs. */
+export interface ScenarioIds {
+  /** The scenario's own requirement IDs (its tags), already limited to the run's level. */
+  ids: readonly string[];
+  /** The IDs its failed checks named (may include IDs it is not tagged with); empty when it passed. */
+  failedIds: readonly string[];
+  outcome: 'passed' | 'failed' | 'inconclusive';
 }
 
 /** Collects scenario outcomes by requirement ID. */
 export class RequirementVerdicts {
   readonly #verdicts = new Map<string, Verdict>();
+  readonly #levelOf: (id: string) => Level;
 
-  record(ids: readonly string[], passed: boolean): void {
-    for (const id of ids) {
-      const verdict = this.#verdicts.get(id) ?? { id, scenarios: 0, failed: 0 };
-      verdict.scenarios++;
-      if (!passed) verdict.failed++;
+  constructor(levelOf: (id: string) => Level) {
+    this.#levelOf = levelOf;
+  }
+
+  #verdict(id: string): Verdict {
+    let verdict = this.#verdicts.get(id);
+    if (!verdict) {
+      verdict = { id, level: this.#levelOf(id), passed: 0, failed: 0, notReached: 0, inconclusive: 0 };
       this.#verdicts.set(id, verdict);
     }
+    return verdict;
+  }
+
+  record({ ids, failedIds, outcome }: ScenarioIds): void {
+    if (outcome === 'inconclusive') {
+      for (const id of ids) this.#verdict(id).inconclusive++;
+      return;
+    }
+    for (const id of failedIds) this.#verdict(id).failed++;
+    for (const id of ids) if (!failedIds.includes(id)) this.#verdict(id)[outcome === 'passed' ? 'passed' : 'notReached']++;
   }
 
   /** Every ID seen, in numeric order. */
@@ -26,19 +57,33 @@ export class RequirementVerdicts {
     return [...this.#verdicts.values()].sort((a, b) => compareIds(a.id, b.id));
   }
 
-  /** The IDs with at least one failed scenario, in numeric order. */
+  /** The IDs with at least one failed check, in numeric order. */
   failed(): Verdict[] {
     return this.all().filter((verdict) => verdict.failed > 0);
   }
 }
 
-/** The verdict lines printed for failed IDs, with titles when known. */
+/** Per level: how many IDs passed, failed, were only not reached, or only inconclusive. */
+export function requirementCounts(verdicts: readonly Verdict[], level: Level): string {
+  const of = verdicts.filter((verdict) => verdict.level === level);
+  const failed = of.filter((verdict) => verdict.failed > 0).length;
+  const passed = of.filter((verdict) => verdict.failed === 0 && verdict.passed > 0).length;
+  const notReached = of.filter((verdict) => verdict.failed === 0 && verdict.passed === 0 && verdict.notReached > 0).length;
+  const inconclusive = of.length - failed - passed - notReached;
+  return [`${passed} passed`, `${failed} failed`, notReached && `${notReached} not reached`, inconclusive && `${inconclusive} inconclusive`]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The verdict lines printed for failed IDs, with level and title. */
 export function formatFailedRequirements(verdicts: readonly Verdict[], titles: ReadonlyMap<string, string>, totalIds: number): string {
   if (verdicts.length === 0) return '';
-  const width = Math.max(...verdicts.map((verdict) => `${verdict.id} ${titles.get(verdict.id) ?? ''}`.trimEnd().length));
+  const name = (verdict: Verdict): string => `${verdict.id} [${verdict.level}] ${titles.get(verdict.id) ?? ''}`.trimEnd();
+  const width = Math.max(...verdicts.map((verdict) => name(verdict).length));
   const lines = verdicts.map((verdict) => {
-    const name = `${verdict.id} ${titles.get(verdict.id) ?? ''}`.trimEnd();
-    return `  ${name.padEnd(width)}  fail (${verdict.failed} of ${verdict.scenarios} scenarios failed)`;
+    const judged = verdict.passed + verdict.failed;
+    const notReached = verdict.notReached > 0 ? `, ${verdict.notReached} not reached` : '';
+    return `  ${name(verdict).padEnd(width)}  fail (${verdict.failed} of ${judged} scenarios failed${notReached})`;
   });
-  return `requirements failed: ${verdicts.length} of ${totalIds} checked\n${lines.join('\n')}\n`;
+  return `requirements failed: ${verdicts.length} of ${totalIds} judged\n${lines.join('\n')}\n`;
 }

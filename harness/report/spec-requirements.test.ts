@@ -1,6 +1,7 @@
 // Unit tests of the spec parser on small fixture documents.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRequirements } from './spec-requirements.ts';
+import { parseRequirements, readRequirements, SPEC_PATH as SPEC_FILE } from './spec-requirements.ts';
 
 const SPEC = `# protocol
 **CR-0.9 Not a heading** inside text is ignored when not at the start of a line? It is at the start, so it counts.
@@ -9,9 +10,9 @@ Text mentioning CR-1.1 is not a definition.
 
 **CR-1.1 Target.** The target is the implementation.
 
-**CR-2.3 Validation at construction.** (construction) A target MUST validate.
+**CR-2.3 Validation at construction.** [strict] (construction) A target MUST validate.
 
-**CR-6.5 Price zero.** *Deprecated 2025-03-01, replaced by CR-6.8.*
+**CR-6.5 Price zero.** [wire] *Deprecated 2025-03-01, replaced by CR-6.8.*
 
 **CR-7.24 Atomic credit.** Steps 8–10 as one operation. (internal; observable consequences: CR-7.22.)
 
@@ -43,5 +44,24 @@ describe('parseRequirements', () => {
 
   it('rejects an ID defined twice', () => {
     expect(() => parseRequirements('**CR-1.1 A.** x\n\n**CR-1.1 B.** y\n')).toThrow(/CR-1.1 is defined twice/);
+  });
+});
+
+describe('levels', () => {
+  it('reads the [level] marker before the other markers; an unmarked requirement counts as strict', () => {
+    const byId = new Map(parseRequirements(SPEC).map((requirement) => [requirement.id, requirement]));
+    expect(byId.get('CR-2.3')).toMatchObject({ level: 'strict', construction: true });
+    expect(byId.get('CR-6.5')).toMatchObject({ level: 'wire', deprecated: true });
+    expect(byId.get('CR-1.1')?.level).toBe('strict');
+  });
+
+  it('spec/protocol.md gives every requirement its level: decisions (§13) strict, the robustness profile (§14) robust', () => {
+    const text = readFileSync(SPEC_FILE, 'utf8');
+    const unmarked = [...text.matchAll(/^\*\*(CR-\d+\.\d+) [^*]+\*\*(?! \[(wire|strict|robust)\])/gm)].map((match) => match[1]);
+    expect(unmarked).toEqual([]);
+    const requirements = readRequirements();
+    expect(requirements.filter((requirement) => requirement.section === 13 && requirement.level !== 'strict')).toEqual([]);
+    expect(requirements.filter((requirement) => requirement.section === 14 && requirement.level !== 'robust')).toEqual([]);
+    expect(requirements.filter((requirement) => requirement.section < 13 && requirement.level === 'robust')).toEqual([]);
   });
 });

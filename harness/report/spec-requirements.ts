@@ -1,13 +1,21 @@
-// Reads the requirement IDs of spec/protocol.md: `**CR-x.y Title.**` paragraphs with their (internal)/(construction)/Deprecated markers.
+// Reads the requirement IDs of spec/protocol.md: `**CR-x.y Title.**` paragraphs with their [level] and (internal)/(construction)/Deprecated markers.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compareIds } from './requirement-ids.ts';
+
+/** Conformance levels, lowest first (spec §0): wire = the stripe402 source, strict = credit402's decisions, robust = §14. */
+export const LEVELS = ['wire', 'strict', 'robust'] as const;
+
+/** A conformance level. */
+export type Level = (typeof LEVELS)[number];
 
 /** One requirement of the protocol. */
 export interface Requirement {
   id: string;
   title: string;
   section: number;
+  /** The `[level]` marker after the title; requirements without one count as strict. */
+  level: Level;
   /** Checkable only inside an implementation. */
   internal: boolean;
   /** Checked by constructing a target with a configuration. */
@@ -20,6 +28,7 @@ export interface Requirement {
 export const SPEC_PATH = fileURLToPath(new URL('../../spec/protocol.md', import.meta.url));
 
 const HEADING = /^\*\*(CR-(\d+)\.(\d+)) (.+?)\*\*(.*)$/;
+const LEVEL_MARKER = /^\s*\[(wire|strict|robust)\]/;
 const ID = /CR-\d+\.\d+/g;
 const RANGE = /(CR-\d+\.\d+)\s*(?:–|-|…|\.\.\.)\s*(CR-\d+\.\d+)/g;
 export const DECISIONS_SECTION = 13;
@@ -41,12 +50,15 @@ export function parseRequirements(markdown: string): Requirement[] {
   for (const line of markdown.split('\n')) {
     const match = HEADING.exec(line);
     if (!match) continue;
-    const [, id = '', section = '', , title = '', rest = ''] = match;
+    const [, id = '', section = '', , title = '', marked = ''] = match;
+    const level = LEVEL_MARKER.exec(marked)?.[1] as Level | undefined;
+    const rest = marked.replace(LEVEL_MARKER, '');
     if (found.some((requirement) => requirement.id === id)) throw new Error(`${id} is defined twice`);
     found.push({
       id,
       title: title.replace(/\.$/, '').replace(/`/g, ''),
       section: Number(section),
+      level: level ?? 'strict',
       internal: /\(internal\b/.test(rest),
       construction: /\(construction\b/.test(rest),
       deprecated: /^\s*[*_]*Deprecated\b/.test(rest),

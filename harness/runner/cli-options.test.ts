@@ -10,7 +10,13 @@ const run = (...args: string[]) => {
 
 describe('parseRunnerArgs', () => {
   it('defaults to the fixed emulator, serial scenarios and reports/', () => {
-    expect(run('--target', 'http://127.0.0.1:8080')).toEqual({ target: { kind: 'url', url: 'http://127.0.0.1:8080' }, parallel: 0, reportsDir: 'reports' });
+    expect(run('--target', 'http://127.0.0.1:8080')).toEqual({
+      target: { kind: 'url', url: 'http://127.0.0.1:8080' },
+      parallel: 0,
+      reportsDir: 'reports',
+      level: 'strict',
+      declarations: {},
+    });
   });
 
   it('reads every option', () => {
@@ -20,9 +26,20 @@ describe('parseRunnerArgs', () => {
       tags: '@CR-7.14',
       parallel: 4,
       reportsDir: 'out',
+      level: 'strict',
+      declarations: {},
     });
     expect(run('--target', 'http://127.0.0.1:4020/', '--emulator-url', 'http://127.0.0.1:12111').target).toEqual({ kind: 'url', url: 'http://127.0.0.1:4020' });
     expect(run('--target-cmd', 'python app.py').target).toEqual({ kind: 'command', command: 'python app.py' });
+  });
+
+  it('judges up to strict by default, up to robust when the target declares it, and as --level says', () => {
+    expect(run('--target-cmd', 'x', '--declare', 'robustness=true')).toMatchObject({ level: 'robust', declarations: { robustness: true } });
+    expect(run('--target-cmd', 'x', '--declare', 'robustness=true', '--level', 'wire').level).toBe('wire');
+    expect(run('--target-cmd', 'x', '--declare', 'serviceName=stripe402', '--declare', 'customerMetadataKey=stripe402_client_id').declarations).toEqual({
+      serviceName: 'stripe402',
+      customerMetadataKey: 'stripe402_client_id',
+    });
   });
 
   it('knows --help', () => {
@@ -38,6 +55,9 @@ describe('parseRunnerArgs', () => {
     [['--emulator-port', '1', '--emulator-url', 'http://x'], /either --emulator-port or --emulator-url/],
     [['--target', 'localhost:4020'], /--target must be an http\(s\) URL/],
     [['--target-cmd', ' '], /--target-cmd needs a command/],
+    [['--target-cmd', 'x', '--level', 'loose'], /--level must be wire, strict or robust; got "loose"/],
+    [['--target-cmd', 'x', '--declare', 'colour=blue'], /unknown declaration colour/],
+    [['--target-cmd', 'x', '--declare-file', '/nonexistent.json'], /--declare-file \/nonexistent.json: ENOENT/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('rejects %j', (args, message) => {
     expect(() => parseRunnerArgs(args)).toThrow(UsageError);

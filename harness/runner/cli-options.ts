@@ -1,5 +1,8 @@
 // Command-line options of `npm run conformance`: parsing, checking and the usage text.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DeclarationError, parseDeclarations, parseDeclareItems, type Declarations } from '../world/declarations.ts';
+import { isLevel, type Level } from '../world/levels.ts';
 
 /** The command that runs the kit, as the user typed it (the repository's npm script sets CREDIT402_KIT_COMMAND). */
 export const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
@@ -22,8 +25,18 @@ emulator
                         (0 = any free port; a --target must then be pointed there itself)
   --emulator-url URL    use an emulator that is already running; start none
 
+levels and declarations
+  --level L             judge up to level L: wire (what the stripe402 source states), strict
+                        (credit402's decisions, default) or robust (spec section 14; default
+                        when the target declares robustness=true)
+  --declare KEY=VALUE   what the target declares (repeatable): serviceName=NAME and
+                        customerMetadataKey=KEY (service-defined values; default the profile's),
+                        robustness=true (it implements spec section 14), capabilities=LIST
+                        (storeFaults, records: its conformance-only control routes)
+  --declare-file FILE   the same declarations as a JSON object
+
 suite
-  --tags "EXPR"         cucumber tag expression, e.g. "@CR-7.14 or @CR-7.3", "not @robustness"
+  --tags "EXPR"         cucumber tag expression, e.g. "@CR-7.14 or @CR-7.3", "not @fuzz"
   --parallel N          run scenarios in N worker processes
   --reports DIR         where the reports go (default: reports, in the current directory)
   -h, --help            print this text and exit
@@ -32,8 +45,9 @@ Other commands: \`${KIT} profile\` prints the profile a target must load;
 \`${KIT} coverage\` prints which scenario checks which requirement.
 
 Reports: conformance.junit.xml, conformance.json, conformance.html and the target's output
-(target.log) in the reports directory. Exit code 0 only when every scenario passed; 1 when a
-scenario failed; 2 when the run could not start.`;
+(target.log) and conformance-summary.json (verdicts per level and requirement) in the reports
+directory. Exit code 0 when no scenario failed (inconclusive and not-run scenarios are listed,
+not failed); 1 when a scenario failed; 2 when the run could not start.`;
 
 /** What the runner was asked to do. */
 export type RunnerCommand = { kind: 'help' } | { kind: 'run'; options: RunOptions };
@@ -54,6 +68,9 @@ export interface RunOptions {
   parallel: number;
   /** Directory of the report files, relative to the current directory unless absolute. */
   reportsDir: string;
+  /** The highest level judged. */
+  level: Level;
+  declarations: Declarations;
 }
 
 /** A command-line mistake; the message is meant for the user. */
@@ -74,7 +91,18 @@ function httpUrl(name: string, value: string | undefined): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
-function targetChoice(values: Record<string, string | boolean | undefined>): TargetChoice {
+function declared(file: string | undefined, items: readonly string[]): Declarations {
+  try {
+    const fromFile = file === undefined ? {} : (JSON.parse(readFileSync(file, 'utf8')) as unknown);
+    if (typeof fromFile !== 'object' || fromFile === null) throw new DeclarationError(`${file} must hold a JSON object`);
+    return parseDeclarations({ ...fromFile, ...parseDeclareItems(items) });
+  } catch (error) {
+    const { message } = error as Error;
+    throw new UsageError(error instanceof DeclarationError ? message : `--declare-file ${file}: ${message}`);
+  }
+}
+
+function targetChoice(values: Record<string, string | boolean | string[] | undefined>): TargetChoice {
   const url = httpUrl('target', values.target as string | undefined);
   const command = values['target-cmd'] as string | undefined;
   if (url !== undefined && command !== undefined) throw new UsageError('use either --target or --target-cmd, not both');
@@ -86,7 +114,7 @@ function targetChoice(values: Record<string, string | boolean | undefined>): Tar
 
 /** Parses the runner's arguments; throws a UsageError on a mistake. */
 export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -100,6 +128,9 @@ export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
         tags: { type: 'string' },
         parallel: { type: 'string' },
         reports: { type: 'string' },
+        level: { type: 'string' },
+        declare: { type: 'string', multiple: true },
+        'declare-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -111,6 +142,9 @@ export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
   const emulatorUrl = httpUrl('emulator-url', values['emulator-url'] as string | undefined);
   if (emulatorPort !== undefined && emulatorUrl !== undefined) throw new UsageError('use either --emulator-port or --emulator-url, not both');
   const tags = values.tags as string | undefined;
+  const declarations = declared(values['declare-file'] as string | undefined, (values.declare as string[] | undefined) ?? []);
+  const level = values.level as string | undefined;
+  if (level !== undefined && !isLevel(level)) throw new UsageError(`--level must be wire, strict or robust; got "${level}"`);
   return {
     kind: 'run',
     options: {
@@ -120,6 +154,8 @@ export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
       ...(tags !== undefined && tags.trim() !== '' ? { tags } : {}),
       parallel: integer('parallel', values.parallel as string | undefined, 0, 64) ?? 0,
       reportsDir: (values.reports as string | undefined) || 'reports',
+      level: level ?? (declarations.robustness ? 'robust' : 'strict'),
+      declarations,
     },
   };
 }

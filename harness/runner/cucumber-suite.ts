@@ -1,7 +1,10 @@
 // Runs the Gherkin suite through cucumber's JavaScript API, with the kit's console formatter and file reports.
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } from '@cucumber/cucumber/api';
+import type { RunSummary } from '../report/console-formatter.ts';
+import type { Level } from '../world/levels.ts';
 import { childNodeOptions, MODULE_EXTENSION, ROOT } from './paths.ts';
 
 /** What the World receives (cucumber `worldParameters`). */
@@ -26,12 +29,26 @@ export interface SuiteOptions {
   reportsDir?: string;
   /** The console report's stream; default process.stdout. */
   stdout?: Writable;
+  /** The highest level judged (default strict); the World reads it from worldParameters.level too. */
+  runLevel?: Level;
+  /** Whether the target declared the robustness profile. */
+  robustDeclared?: boolean;
+}
+
+/** The World and the steps: every module under harness/world and harness/steps except unit tests and declarations. */
+function supportCode(cwd: string): string[] {
+  return ['harness/world', 'harness/steps'].flatMap((folder) =>
+    readdirSync(join(cwd, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith(`.${MODULE_EXTENSION}`) && !/\.(test|d)\.[a-z]+$/.test(file))
+      .map((file) => relative(cwd, join(cwd, folder, file)))
+      .sort(),
+  );
 }
 
 const CONSOLE_FORMATTER = new URL(`../report/console-formatter.${MODULE_EXTENSION}`, import.meta.url).href;
 
 /** Report file names under the reports directory. */
-const REPORT_FILES = { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html' } as const;
+const REPORT_FILES = { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html', summary: 'conformance-summary.json' } as const;
 
 async function configure(options: SuiteOptions, worldParameters: WorldParameters | Record<string, never>): Promise<IRunConfiguration> {
   const cwd = options.cwd ?? ROOT;
@@ -41,7 +58,7 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
       file: false,
       provided: {
         paths: options.paths ?? ['features/**/*.feature'],
-        import: options.imports ?? [`harness/world/**/*.${MODULE_EXTENSION}`, `harness/steps/**/*.${MODULE_EXTENSION}`],
+        import: options.imports ?? supportCode(cwd),
         ...(options.tags ? { tags: options.tags } : {}),
         parallel: options.parallel ?? 0,
         worldParameters,
@@ -59,7 +76,15 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
     stdout: CONSOLE_FORMATTER,
     files,
     publish: false,
-    options: { junit: { suiteName: 'credit402 conformance' }, credit402: { reports: Object.keys(files) } },
+    options: {
+      junit: { suiteName: 'credit402 conformance' },
+      credit402: {
+        reports: [...Object.keys(files), resolve(reports, REPORT_FILES.summary)],
+        summaryFile: resolve(reports, REPORT_FILES.summary),
+        runLevel: options.runLevel ?? 'strict',
+        robustDeclared: options.robustDeclared ?? false,
+      },
+    },
   };
   return runConfiguration;
 }
@@ -74,10 +99,15 @@ export async function planSuite(options: SuiteOptions): Promise<{ scenarios: num
   return { scenarios: plan.length };
 }
 
-/** Runs the suite; resolves to cucumber's verdict (false on any failed, undefined, pending or ambiguous step). */
+/**
+ * Runs the suite; resolves to the kit's verdict: true when no scenario failed and the run had no error (inconclusive
+ * and not-run scenarios do not fail it), read from the console report's summary; cucumber's own verdict without one.
+ */
 export async function runSuite(options: SuiteOptions, worldParameters: WorldParameters): Promise<boolean> {
   const cwd = options.cwd ?? ROOT;
   const configuration = await configure(options, worldParameters);
+  const summaryFile = resolve(options.reportsDir ?? 'reports', REPORT_FILES.summary);
+  rmSync(summaryFile, { force: true });
   // Parallel workers are fresh Node processes: from the sources, make them load TypeScript support code too.
   const nodeOptions = [process.env.NODE_OPTIONS, ...childNodeOptions()].filter(Boolean).join(' ');
   const { success } = await runCucumber(configuration, {
@@ -86,5 +116,7 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
     stdout: options.stdout ?? process.stdout,
     stderr: process.stderr,
   });
-  return success;
+  if (!existsSync(summaryFile)) return success;
+  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+  return summary.failed === 0 && summary.runErrors.length === 0;
 }

@@ -35,9 +35,14 @@ export function profileComment(path: string = PROFILE_PATH): string {
     '#  - gate exactly "routes" with their prices, serve "freeRoutes" ungated, and use the keys, serverSecret,',
     '#    serviceName and customerMetadataKey given here;',
     '#  - answer every route with status 200 and a JSON body {"route": "<METHOD> <path>"} when its handler runs;',
+    '#  - count each handler run by the request\'s conformance-request-id header, and answer the free route',
+    '#    GET "handledPath"?ids=<id>,… with 200 {"<id>": <runs>, …} (0 for unknown ids; keep e.g. the last 10000 ids);',
     '#  - send every Stripe API call to "stripeApi" (the emulator), or to STRIPE_API_BASE when the runner sets it;',
     '#  - with --target-cmd: read the profile from CREDIT402_PROFILE and listen on 127.0.0.1:$PORT;',
     '#  - for the @robustness scenarios (spec section 14): accept Stripe webhooks at "webhookPath" signed with',
-    '#    "stripeWebhookSecret"; a target without them runs the suite with --tags "not @robustness".',
+    '#    "stripeWebhookSecret", and declare it with --declare robustness=true (otherwise they are not run).',
+    '#  - optionally, for the @store-faults and @records scenarios: offer the control routes of PROFILE.md (Capabilities:',
+    '#    store faults by clientId, a client\'s records) only when started for conformance, and declare them with',
+    '#    --declare capabilities=storeFaults,records (otherwise they are not run).',
   ].join('\n');
 }

@@ -30,9 +30,14 @@ describe('runConformance on the fixture suite', () => {
     const { code, stdout, stderr } = await runFixture();
     expect(stderr).toMatch(/target: `.*fixture-target\.ts` \(PORT=\d+\)/);
     expect(code).toBe(1);
-    expect(stdout).toContain('✗ 1) CR-7.14 CR-5.1\n  Runner fixture › a deliberately wrong expectation\n  harness/runner/fixtures/fixture.feature:16\n  failed at Then the status is 200\n');
+    expect(stdout).toContain(
+      '✗ 1) failed: CR-7.14 [wire]; not reached: CR-5.1\n  Runner fixture › a deliberately wrong expectation\n  harness/runner/fixtures/fixture.feature:16\n  failed at Then the status is 200, which CR-7.14 requires\n    [CR-7.14] ',
+    );
     expect(stdout).toMatch(/--- text\/plain attachment ---\n {2}\| > GET \/api\/weather\n {2}\| < 402\n/);
-    expect(stdout).toMatch(/requirements failed: 2 of 3 checked\n {2}CR-5\.1 Challenge answer +fail \(1 of 2 scenarios failed\)\n {2}CR-7\.14 Charged amount +fail \(1 of 1 scenarios failed\)/);
+    expect(stdout).toMatch(/requirements failed: 1 of 3 judged\n {2}CR-7\.14 \[wire\] Charged amount +fail \(1 of 1 scenarios failed\)\n/);
+    expect(stdout).toContain('levels:\n  wire   2/3 scenarios passed: not claimed\n');
+    const summary = JSON.parse(readFileSync(join(reports, 'conformance-summary.json'), 'utf8')) as { requirements: Array<{ id: string }> };
+    expect(summary.requirements.find((verdict) => verdict.id === 'CR-5.1')).toMatchObject({ passed: 1, failed: 0, notReached: 1 });
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('2 passed, 1 failed');
     const junit = readFileSync(join(reports, 'conformance.junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuite name="credit402 conformance" time="[\d.]+" tests="3" skipped="0" failures="1" errors="0"/);

@@ -14,12 +14,21 @@ export interface RunEnvironment extends Pick<SuiteOptions, 'cwd' | 'paths' | 'im
 }
 
 const say = (line: string): void => void process.stderr.write(`conformance: ${line}\n`);
+const declared = ({ declarations }: RunOptions): string =>
+  Object.keys(declarations).length === 0 ? '' : `; the target declares ${JSON.stringify(declarations)}`;
 
 /** Runs the suite against the chosen target; resolves to the exit code (0 = every scenario passed). */
 export async function runConformance(options: RunOptions, environment: RunEnvironment = {}): Promise<number> {
   const profilePath = environment.profilePath ?? PROFILE_PATH;
   const { reportsDir } = options;
-  const suite: SuiteOptions = { ...environment, reportsDir, parallel: options.parallel, ...(options.tags ? { tags: options.tags } : {}) };
+  const suite: SuiteOptions = {
+    ...environment,
+    reportsDir,
+    parallel: options.parallel,
+    ...(options.tags ? { tags: options.tags } : {}),
+    runLevel: options.level,
+    robustDeclared: options.declarations.robustness === true,
+  };
   let scenarios: number;
   try {
     ({ scenarios } = await planSuite(suite));
@@ -48,12 +57,19 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     say(`target: ${target.description} at ${target.url}`);
     const selection = [options.tags && `--tags "${options.tags}"`, options.parallel > 1 && `${options.parallel} workers`].filter(Boolean).join(', ');
     say(`running ${scenarios} scenario${scenarios === 1 ? '' : 's'}${selection ? ` (${selection})` : ''}`);
-    const success = await runSuite(suite, { targetUrl: target.url, emulatorUrl: emulator.url, profilePath });
+    say(`judging up to the ${options.level} level${declared(options)}`);
+    const success = await runSuite(suite, {
+      targetUrl: target.url,
+      emulatorUrl: emulator.url,
+      profilePath,
+      level: options.level,
+      declarations: JSON.stringify(options.declarations),
+    });
     const exit = target.group?.exitStatus();
     if (exit) say(`the target ${exit} during the run; its last output:\n${target.group?.tail().join('\n')}`);
     return success ? 0 : 1;
   } catch (error) {
-    if (!teardown.started) say((error as Error).message);
+    if (!teardown.started) say(process.env.CREDIT402_DEBUG ? String((error as Error).stack) : (error as Error).message);
     return 2;
   } finally {
     await teardown.run();

@@ -1,9 +1,12 @@
 // Then steps about the target's answer: status, challenge, payment error, served or free, header encoding.
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
+import { readable } from '../world/base64-json.ts';
+import { checkFor } from '../world/check.ts';
 import { answerOf } from '../world/exchange.ts';
 import {
   decodedChallenge,
+  decodedHeader,
   expectChallenge,
   expectNotGated,
   expectPaymentError,
@@ -60,7 +63,7 @@ Then(
 );
 
 Then("the challenge's publishable key is the profile's", function (this: ConformanceWorld) {
-  assert.equal(acceptsOf(this).publishableKey, this.expect.publishableKey);
+  checkFor('CR-5.3', () => assert.equal(acceptsOf(this).publishableKey, this.expect.publishableKey, 'accepts[0].publishableKey'));
 });
 
 Then("the challenge's resource url is {string}", function (this: ConformanceWorld, url: string) {
@@ -68,13 +71,17 @@ Then("the challenge's resource url is {string}", function (this: ConformanceWorl
 });
 
 Then("the challenge's resource description is {string}", function (this: ConformanceWorld, description: string) {
-  assert.equal((challengeOf(this).resource as Record<string, unknown> | undefined)?.description, description);
-  assert.equal(acceptsOf(this).description, description);
+  checkFor('CR-13.2', () => {
+    assert.equal((challengeOf(this).resource as Record<string, unknown> | undefined)?.description, description, 'resource.description');
+    assert.equal(acceptsOf(this).description, description, 'accepts[0].description');
+  });
 });
 
 Then('the challenge has no description', function (this: ConformanceWorld) {
-  assert.ok(!('description' in ((challengeOf(this).resource as object | undefined) ?? {})), 'resource has no description member');
-  assert.ok(!('description' in acceptsOf(this)), 'accepts[0] has no description member');
+  checkFor(['CR-5.2', 'CR-5.3'], () => {
+    assert.ok(!('description' in ((challengeOf(this).resource as object | undefined) ?? {})), 'resource has no description member');
+    assert.ok(!('description' in acceptsOf(this)), 'accepts[0] has no description member');
+  });
 });
 
 Then('the challenge carries stripe402Version {int}', function (this: ConformanceWorld, version: number) {
@@ -117,7 +124,7 @@ Then('the handler of {string} ran', function (this: ConformanceWorld, key: strin
 });
 
 Then('the handler of {string} did not run', function (this: ConformanceWorld, key: string) {
-  assert.ok(!handlerRan(this.last, key), `the handler of ${key} must not run: status ${answerOf(this.last).status} ${this.answer.text}`);
+  checkFor('CR-4.9', () => assert.ok(!handlerRan(this.last, key), `the handler of ${key} must not run: status ${answerOf(this.last).status} ${this.answer.text}`));
 });
 
 Then('the request was not gated', function (this: ConformanceWorld) {
@@ -126,23 +133,24 @@ Then('the request was not gated', function (this: ConformanceWorld) {
 
 Then('the response carries the header {string} with exactly that lowercase name', function (this: ConformanceWorld, name: string) {
   const names = this.answer.rawHeaders.map(([header]) => header).filter((header) => header.toLowerCase() === name);
-  assert.deepEqual(names, [name], `the answer's header names: ${this.answer.rawHeaders.map(([header]) => header).join(', ')}`);
+  checkFor('CR-3.1', () => assert.deepEqual(names, [name], `the answer's header names: ${this.answer.rawHeaders.map(([header]) => header).join(', ')}`));
 });
 
 Then('the {string} header is strict base64 JSON', function (this: ConformanceWorld, name: string) {
-  const decoded = name === 'payment-required' ? this.answer.paymentRequired : name === 'payment-response' ? this.answer.paymentResponse : undefined;
-  assert.ok(decoded, `the answer has no ${name} header`);
-  assert.ok(decoded.ok, `${name} is not standard padded base64 of a UTF-8 JSON object: ${decoded.ok ? '' : decoded.reason}`);
+  assert.ok(name === 'payment-required' || name === 'payment-response', `no such protocol header: ${name}`);
+  decodedHeader(this.answer, this.last, name);
 });
 
 Then('every response header value is ASCII', function (this: ConformanceWorld) {
-  for (const [name, value] of this.answer.rawHeaders) assert.match(value, /^[\t\x20-\x7e]*$/, `header ${name} is not ASCII`);
+  checkFor('CR-3.2', () => {
+    for (const [name, value] of this.answer.rawHeaders) assert.match(value, /^[\t\x20-\x7e]*$/, `header ${name} is not ASCII`);
+  });
 });
 
 Then('no protocol object in the response has a null member', function (this: ConformanceWorld) {
   const answer = this.answer;
-  const objects = [answer.json, answer.paymentRequired?.ok ? answer.paymentRequired.value : undefined, answer.paymentResponse?.ok ? answer.paymentResponse.value : undefined];
-  assert.deepEqual(objects.flatMap((value) => (value === undefined ? [] : nullMembers(value))), [], 'absent members are omitted, never null (CR-3.3)');
+  const objects = [answer.json, readable(answer.paymentRequired), readable(answer.paymentResponse)];
+  checkFor('CR-3.3', () => assert.deepEqual(objects.flatMap((value) => (value === undefined ? [] : nullMembers(value))), [], 'absent members are omitted, never null'));
 });
 
 Then('no answer in this scenario contains a secret or a card fingerprint', function (this: ConformanceWorld) {
@@ -150,6 +158,8 @@ Then('no answer in this scenario contains a secret or a card fingerprint', funct
   for (const exchange of this.target.exchanges) {
     const answer = answerOf(exchange);
     const text = `${answer.rawHeaders.map(([name, value]) => `${name}: ${value}`).join('\n')}\n${answer.text}\n${JSON.stringify([answer.paymentRequired, answer.paymentResponse])}`;
-    for (const secret of secrets) assert.ok(!text.includes(secret), `the answer to ${exchange.request.method} ${exchange.request.target} discloses a secret (CR-10.5)`);
+    checkFor('CR-10.5', () => {
+      for (const secret of secrets) assert.ok(!text.includes(secret), `the answer to ${exchange.request.method} ${exchange.request.target} discloses a secret`);
+    });
   }
 });

@@ -1,9 +1,20 @@
-// Steps of the @atomicity scenarios: many requests at once, then how the answers split.
+// Steps of the @atomicity scenarios: the race forced at the processor, many requests at once, then how the answers split.
 import assert from 'node:assert/strict';
-import { Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import { atOnce, expectCreditsLadder, expectRestInsufficient, servedOf } from '../world/concurrency.ts';
 import { succeededIntentIds } from '../world/journal-queries.ts';
+import { expectHeldTogetherOneKey } from '../world/processor-judge.ts';
 import { requestLine, type CardRole, type ConformanceWorld } from '../world/world.ts';
+
+Given(
+  'the processor holds the first {int} PaymentIntent creations for {card} together \\(at most {int} ms)',
+  async function (this: ConformanceWorld, count: number, role: CardRole, holdMs: number) {
+    // Forces the race: a target that charges concurrently sends them all before any is answered; one that serialises sends one, let go after holdMs.
+    const match = { payment_method: this.card(role).paymentMethodId };
+    const warning = await this.processor.injectFault({ kind: 'barrier', method: 'POST', path: '/v1/payment_intents', count, delayMs: holdMs, match });
+    if (warning) this.notes.push(warning);
+  },
+);
 
 When('I send {int} requests at once with the clientId to {string}', async function (this: ConformanceWorld, count: number, line: string) {
   await this.processor.markRequest();
@@ -37,6 +48,10 @@ Then(
     expectCreditsLadder(servedOf(this.batch, key), step, from, to);
   },
 );
+
+Then('the PaymentIntent creations the processor held together carry one idempotency key', async function (this: ConformanceWorld) {
+  expectHeldTogetherOneKey(await this.processor.scenarioEntries());
+});
 
 Then('every chargeId names a PaymentIntent the processor charged', async function (this: ConformanceWorld) {
   const charged = new Set(succeededIntentIds(await this.processor.scenarioEntries()));

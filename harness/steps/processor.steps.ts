@@ -1,6 +1,7 @@
 // Then steps about the processor journal of the last request (or of the whole scenario when the step says so).
 import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
+import { checkFor } from '../world/check.ts';
 import {
   customerOf,
   expectConfirmedWithoutRedirects,
@@ -32,7 +33,7 @@ Then('the processor made no customer request', async function (this: Conformance
 });
 
 Then("the processor searched customers for the card's client by metadata", async function (this: ConformanceWorld) {
-  expectCustomerSearch(await this.processor.entries(), this.expect.customerQuery(this.card().clientId));
+  expectCustomerSearch(await this.processor.entries(), this.expect.metadataKey, this.card().clientId);
 });
 
 Then("the processor created a customer with the card and the client's metadata", async function (this: ConformanceWorld) {
@@ -74,22 +75,28 @@ Then('the PaymentIntent charges {card} for the customer', async function (this: 
 });
 
 Then("the PaymentIntent's description is {string}", async function (this: ConformanceWorld, description: string) {
-  assert.equal(singleIntent(await this.processor.entries()).params.description, description);
+  // `$serviceName` is the target's declared service name (a service-defined value), else the profile's.
+  const expected = description.replaceAll('$serviceName', this.expect.serviceName);
+  const intent = singleIntent(await this.processor.entries());
+  checkFor('CR-7.18', () => assert.equal(intent.params.description, expected, 'the PaymentIntent description'));
 });
 
 Then('the PaymentIntent is confirmed at once with redirects disallowed and automatic capture', async function (this: ConformanceWorld) {
-  expectConfirmedWithoutRedirects(singleIntent(await this.processor.entries()));
+  const intent = singleIntent(await this.processor.entries());
+  checkFor('CR-7.15', () => expectConfirmedWithoutRedirects(intent));
 });
 
 Then("the PaymentIntent's metadata holds the clientId and the top-up {string}", async function (this: ConformanceWorld, units: string) {
   const metadata = singleIntent(await this.processor.entries()).params.metadata as Record<string, unknown> | undefined;
-  assert.equal(metadata?.credit402_client_id, this.card().clientId, 'metadata.credit402_client_id');
-  assert.equal(metadata?.credit402_top_up_units, units, 'metadata.credit402_top_up_units');
+  checkFor('CR-7.17', () => {
+    assert.equal(metadata?.credit402_client_id, this.card().clientId, 'metadata.credit402_client_id');
+    assert.equal(metadata?.credit402_top_up_units, units, 'metadata.credit402_top_up_units');
+  });
 });
 
 Then('the PaymentIntent was sent with an idempotency key of at most 255 characters', async function (this: ConformanceWorld) {
   const key = singleIntent(await this.processor.entries()).idempotencyKey;
-  assert.ok(key !== undefined && key !== '' && key.length <= 255, `idempotency key: ${String(key)}`);
+  checkFor('CR-7.16', () => assert.ok(key !== undefined && key !== '' && key.length <= 255, `idempotency key: ${String(key)}`));
 });
 
 Then('the PaymentIntent is for the customer of the first top-up', async function (this: ConformanceWorld) {
@@ -99,14 +106,18 @@ Then('the PaymentIntent is for the customer of the first top-up', async function
 
 Then("its idempotency key differs from the first attempt's", async function (this: ConformanceWorld) {
   const [first, last] = firstAndLastIntent(await this.processor.scenarioEntries());
-  assert.ok(last.idempotencyKey, 'the PaymentIntent creation carries an idempotency key');
-  assert.notEqual(last.idempotencyKey, first.idempotencyKey, 'a different (clientId, n, paymentMethodId, route, units, currency) gives a different key (CR-7.16)');
+  checkFor('CR-7.16', () => {
+    assert.ok(last.idempotencyKey, 'the PaymentIntent creation carries an idempotency key');
+    assert.notEqual(last.idempotencyKey, first.idempotencyKey, 'a different (clientId, n, paymentMethodId, route, units, currency) gives a different key');
+  });
 });
 
 Then("its idempotency key is the first attempt's", async function (this: ConformanceWorld) {
   const [first, last] = firstAndLastIntent(await this.processor.scenarioEntries());
-  assert.ok(first.idempotencyKey, 'the PaymentIntent creation carries an idempotency key');
-  assert.equal(last.idempotencyKey, first.idempotencyKey, 'a retry before the credit sends the same key (CR-7.16)');
+  checkFor('CR-7.16', () => {
+    assert.ok(first.idempotencyKey, 'the PaymentIntent creation carries an idempotency key');
+    assert.equal(last.idempotencyKey, first.idempotencyKey, 'a retry before the credit sends the same key');
+  });
 });
 
 Then("the error message is the processor's message", async function (this: ConformanceWorld) {

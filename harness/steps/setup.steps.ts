@@ -43,26 +43,21 @@ Given(
   },
 );
 
-async function inject(world: ConformanceWorld, fault: Omit<ScopedFault, 'kind' | 'count' | 'delayMs'>, kind: FaultKind, count: number): Promise<void> {
-  const warning = await world.processor.injectFault({ ...fault, kind, count, ...(kind === 'timeout' ? { delayMs: 1_000 } : {}) });
+/** Arms a fault until the target answers the scenario's next request, whatever its Stripe client's retries (`timeout`: each attempt held 1 s). */
+async function injectUntilAnswer(world: ConformanceWorld, fault: Omit<ScopedFault, 'kind' | 'count' | 'delayMs'>, kind: FaultKind): Promise<void> {
+  const warning = await world.processor.injectFault({ ...fault, kind, count: 'until-answer', ...(kind === 'timeout' ? { delayMs: 500 } : {}) });
   if (warning) world.notes.push(warning);
 }
 
-Given(
-  'the processor {fault} the next {int} PaymentIntent creation(s) for the card',
-  async function (this: ConformanceWorld, kind: FaultKind, count: number) {
-    await inject(this, { method: 'POST', path: '/v1/payment_intents', match: { payment_method: this.card().paymentMethodId } }, kind, count);
-  },
-);
-
-Given('the processor {fault} the next {int} retrieval(s) of the card', async function (this: ConformanceWorld, kind: FaultKind, count: number) {
-  await inject(this, { method: 'GET', path: `/v1/payment_methods/${this.card().paymentMethodId}` }, kind, count);
+Given('the processor {fault} every PaymentIntent creation for the card until the target answers', async function (this: ConformanceWorld, kind: FaultKind) {
+  await injectUntilAnswer(this, { method: 'POST', path: '/v1/payment_intents', match: { payment_method: this.card().paymentMethodId } }, kind);
 });
 
-Given(
-  "the processor {fault} the next {int} customer search(es) for the card's client",
-  async function (this: ConformanceWorld, kind: FaultKind, count: number) {
-    const query = this.expect.customerQuery(this.card().clientId);
-    await inject(this, { method: 'GET', path: '/v1/customers/search', match: { query } }, kind, count);
-  },
-);
+Given('the processor {fault} every retrieval of the card until the target answers', async function (this: ConformanceWorld, kind: FaultKind) {
+  await injectUntilAnswer(this, { method: 'GET', path: `/v1/payment_methods/${this.card().paymentMethodId}` }, kind);
+});
+
+Given("the processor {fault} every customer search for the card's client until the target answers", async function (this: ConformanceWorld, kind: FaultKind) {
+  // Scoped by what every target's query holds, the clientId, whatever its quoting or metadata key.
+  await injectUntilAnswer(this, { method: 'GET', path: '/v1/customers/search', contains: { query: this.card().clientId } }, kind);
+});

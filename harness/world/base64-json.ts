@@ -1,7 +1,10 @@
 // Base64 JSON as the spec defines it: strict decoding of the target's headers (CR-3.2), encodings for the `payment` header (CR-3.4).
 
-/** The result of decoding a protocol response header. */
-export type Decoded = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The result of decoding a protocol response header. A value that is not strict (CR-3.2's strict part, CR-13.10) but
+ * that some common base64 reading turns into a JSON object carries that object as `lenient`: the wire level reads it.
+ */
+export type Decoded = { ok: true; value: unknown } | { ok: false; reason: string; lenient?: Record<string, unknown> };
 
 const STANDARD_PADDED = /^[A-Za-z0-9+/]*={0,2}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -11,6 +14,25 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * canonical (zero unused bits), no whitespace, UTF-8 JSON text whose top level is an object.
  */
 export function decodeStrict(value: string): Decoded {
+  const strict = strictReading(value);
+  if (strict.ok) return strict;
+  const lenient = lenientReading(value);
+  return lenient === undefined ? strict : { ...strict, lenient };
+}
+
+/** Any base64 reading (either alphabet, padded or not, whitespace ignored) of UTF-8 JSON whose top level is an object. */
+function lenientReading(value: string): Record<string, unknown> | undefined {
+  const compact = value.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  if (compact === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(utf8.decode(Buffer.from(compact, 'base64')));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function strictReading(value: string): Decoded {
   if (value === '') return { ok: false, reason: 'empty value' };
   if (!STANDARD_PADDED.test(value)) return { ok: false, reason: 'not the standard base64 alphabet with = padding (CR-3.2)' };
   if (value.length % 4 !== 0) return { ok: false, reason: `length ${value.length} is not a multiple of 4: missing or wrong = padding (CR-3.2)` };
@@ -30,6 +52,14 @@ export function decodeStrict(value: string): Decoded {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, reason: 'decoded JSON is not an object' };
   return { ok: true, value: parsed };
+}
+
+/** The object a decoded header carries, strictly or only leniently (undefined when neither reading works). */
+export function readable(decoded: Decoded | undefined): Record<string, unknown> | undefined {
+  if (!decoded) return undefined;
+  if (!decoded.ok) return decoded.lenient;
+  const { value } = decoded;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** How the harness writes a `payment` header value (all accepted by CR-3.4). */

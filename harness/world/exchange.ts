@@ -36,6 +36,8 @@ export interface Exchange {
   error?: string;
   /** Part of a Given step's set-up: the transcript shows it on one line. */
   setup?: boolean;
+  /** The `conformance-request-id` the request carried (PROFILE.md, "Handler runs"); absent when it carried none. */
+  requestId?: string;
 }
 
 /** The answer of an exchange; throws the transport error when there was none. */

@@ -1,5 +1,6 @@
 // What the spec and the profile say the target must answer: effective routes, challenges, clientIds, minor units, descriptions.
 import { createHmac } from 'node:crypto';
+import type { Declarations } from './declarations.ts';
 import type { Profile } from './parameters.ts';
 
 /** A gated route with the defaults of CR-2.2 applied (CR-2.20). */
@@ -28,21 +29,25 @@ export function minorUnits(units: number): number {
 /** Expected values derived from the spec and one profile. */
 export class Expectations {
   readonly #profile: Profile;
+  readonly #declarations: Declarations;
 
-  constructor(profile: Profile) {
+  constructor(profile: Profile, declarations: Declarations = {}) {
     this.#profile = profile;
+    this.#declarations = declarations;
   }
 
   get publishableKey(): string {
     return this.#profile.stripePublishableKey;
   }
 
+  /** The service name of PaymentIntent descriptions: the target's declaration, else the profile's (a service-defined value). */
   get serviceName(): string {
-    return this.#profile.serviceName ?? DEFAULTS.serviceName;
+    return this.#declarations.serviceName ?? this.#profile.serviceName ?? DEFAULTS.serviceName;
   }
 
+  /** The customer metadata key: the target's declaration, else the profile's (a service-defined value). */
   get metadataKey(): string {
-    return this.#profile.customerMetadataKey ?? DEFAULTS.customerMetadataKey;
+    return this.#declarations.customerMetadataKey ?? this.#profile.customerMetadataKey ?? DEFAULTS.customerMetadataKey;
   }
 
   /** Values that must never appear in an answer (CR-10.5), besides card fingerprints. */
@@ -99,10 +104,5 @@ export class Expectations {
   description(key: string, requestPath?: string): string {
     const route = this.route(key);
     return `${this.serviceName} top-up for ${route.description ?? requestPath ?? route.path}`;
-  }
-
-  /** The customer search query of CR-7.19. */
-  customerQuery(clientId: string): string {
-    return `metadata['${this.metadataKey}']:'${clientId}'`;
   }
 }

@@ -1,16 +1,52 @@
-// Scenario hooks: journal position at start, failure transcript, faults cleared, generous step timeout.
+// Scenario hooks: the scenario's level and judging, journal position at start, deferred failures, failure transcript, faults cleared.
 import { After, Before, setDefaultTimeout, Status } from '@cucumber/cucumber';
+import { NOTICE_MEDIA_TYPE, noticeBody, VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
+import { beginChecks, endChecks } from './check.ts';
+import { requiredCapabilities } from './declarations.ts';
+import { rank, scenarioLevel } from './levels.ts';
+import { auditScenario } from './scenario-audit.ts';
 import { formatTranscript } from './transcript.ts';
 import type { ConformanceWorld } from './world.ts';
 
 setDefaultTimeout(60_000);
 
 Before(async function (this: ConformanceWorld, { pickle }) {
-  await this.start(pickle.name, pickle.tags.map((tag) => tag.name));
+  const tags = pickle.tags.map((tag) => tag.name);
+  const level = scenarioLevel(tags);
+  if (rank(level) > rank(this.runLevel)) {
+    const reason = level === 'robust' && this.declarations.robustness !== true
+      ? 'robust level: the target does not declare the robustness profile'
+      : `${level} level: the run judges up to ${this.runLevel}`;
+    this.attach(verdictBody({ verdict: 'not-run', reason }), VERDICT_MEDIA_TYPE);
+    return 'skipped';
+  }
+  const missing = requiredCapabilities(tags).filter((capability) => !this.declarations.capabilities?.includes(capability));
+  if (missing.length > 0) {
+    this.attach(verdictBody({ verdict: 'not-run', reason: `capability not declared: ${missing.join(', ')}` }), VERDICT_MEDIA_TYPE);
+    return 'skipped';
+  }
+  beginChecks(this.runLevel, level);
+  await this.start(pickle.name, tags);
+  return undefined;
 });
 
 After(async function (this: ConformanceWorld, { result }) {
-  if (result?.status === Status.FAILED && this.processor) {
+  const deferred = endChecks()?.deferred ?? [];
+  const audit = this.processor ? await auditScenario(this) : { failures: [], unchecked: [] };
+  await this.processor?.refreshFaults();
+  const faults = this.processor?.faultReport() ?? [];
+  for (const fault of faults) this.notes.push(`fault armed: ${fault.kind} × ${fault.count} on ${fault.scope}; fired ${fault.fired} time${fault.fired === 1 ? '' : 's'}`);
+  const unfired = this.processor?.unfiredFaults() ?? [];
+  if (unfired.length > 0) {
+    this.attach(verdictBody({ verdict: 'inconclusive', reason: `the injected fault never fired (${unfired.join('; ')})` }), VERDICT_MEDIA_TYPE);
+  }
+  const findings = [...deferred, ...audit.failures];
+  for (const notice of audit.unchecked) {
+    this.notes.push(notice);
+    this.attach(noticeBody(notice), NOTICE_MEDIA_TYPE);
+  }
+  const failed = result?.status === Status.FAILED || findings.length > 0 || unfired.length > 0;
+  if (failed && this.processor) {
     let journal;
     try {
       journal = await this.processor.scenarioEntries();
@@ -27,4 +63,7 @@ After(async function (this: ConformanceWorld, { result }) {
     this.attach(text, 'text/plain');
   }
   await this.processor?.finish();
+  if (findings.length > 0) {
+    throw new Error(`after the scenario's steps:\n${findings.map((failure) => failure.message).join('\n')}`);
+  }
 });

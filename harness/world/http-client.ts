@@ -1,9 +1,35 @@
-// HTTP client towards the target: raw request targets and header names, a per-request timeout, every exchange recorded.
+// HTTP client towards the target: raw request targets and header names, a per-request timeout and id, every exchange recorded.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { decodeStrict } from './base64-json.ts';
 import type { Answer, Exchange, OutgoingRequest } from './exchange.ts';
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: 256 });
+
+/** The header carrying each request's unique id, by which the profile's handlers count their runs (PROFILE.md). */
+export const REQUEST_ID_HEADER = 'conformance-request-id';
+
+const TIMEOUT_MESSAGE = 'the target did not answer within';
+const CUT_OFF_MESSAGE = 'the answer broke off after its status line';
+
+/** A new request id: 16 random bytes in lowercase hex. */
+export function newRequestId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * True when the client cannot know what the target did with the request: it gave up waiting (timeout), or the
+ * answer broke off after its status line. The target may have served such a request all the same.
+ */
+export function outcomeUnknown(exchange: Exchange): boolean {
+  return exchange.answer === undefined && exchange.error !== undefined && (exchange.error.startsWith(TIMEOUT_MESSAGE) || exchange.error.startsWith(CUT_OFF_MESSAGE));
+}
+
+/** The request id the caller's own headers carry (any case), if any. */
+function ownRequestId(headers: OutgoingRequest['headers']): string | undefined {
+  const entry = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === REQUEST_ID_HEADER);
+  return typeof entry?.[1] === 'string' ? entry[1] : undefined;
+}
 
 /** The request path of CR-4.2: no query, and only percent-encoded unreserved characters decoded. */
 function pathOf(target: string): string {
@@ -68,13 +94,27 @@ export class TargetClient {
     return this.#base.origin;
   }
 
-  /** Sends one request; never rejects: a transport error or timeout is recorded in `error`. */
-  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean; timeoutMs?: number } = {}): Promise<Exchange> {
-    const exchange: Exchange = { request, path: pathOf(request.target), startedAt: new Date().toISOString(), durationMs: 0, ...(options.setup ? { setup: true } : {}) };
+  /**
+   * Sends one request; never rejects: a transport error or timeout is recorded in `error`. The request carries a new
+   * `conformance-request-id` (kept in `requestId`) besides its own headers, unless `requestId` is false; when its own
+   * headers already name one, that one is sent and kept.
+   */
+  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean; timeoutMs?: number; requestId?: boolean } = {}): Promise<Exchange> {
+    const own = ownRequestId(request.headers);
+    const requestId = own ?? (options.requestId === false ? undefined : newRequestId());
+    const exchange: Exchange = {
+      request,
+      path: pathOf(request.target),
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      ...(options.setup ? { setup: true } : {}),
+      ...(requestId === undefined ? {} : { requestId }),
+    };
     if (options.record !== false) this.exchanges.push(exchange);
     const started = performance.now();
+    const extra: Record<string, string> = requestId === undefined || own !== undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
     try {
-      exchange.answer = await this.#roundTrip(request, options.timeoutMs ?? this.#timeoutMs);
+      exchange.answer = await this.#roundTrip(request, extra, options.timeoutMs ?? this.#timeoutMs);
     } catch (error) {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
@@ -82,9 +122,9 @@ export class TargetClient {
     return exchange;
   }
 
-  #roundTrip(request: OutgoingRequest, timeoutMs: number): Promise<Answer> {
+  #roundTrip(request: OutgoingRequest, extra: Record<string, string>, timeoutMs: number): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string | string[]> = { ...request.headers };
+      const headers: Record<string, string | string[]> = { ...request.headers, ...extra };
       if (request.method !== 'GET' && request.method !== 'HEAD') headers['content-length'] = '0';
       const outgoing = http.request(
         { agent, protocol: this.#base.protocol, hostname: this.#base.hostname, port: this.#base.port, method: request.method, path: request.target, headers },
@@ -92,10 +132,10 @@ export class TargetClient {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => resolve(toAnswer(response, Buffer.concat(chunks))));
-          response.on('error', reject);
+          response.on('error', (error) => reject(new Error(`${CUT_OFF_MESSAGE}: ${error.message}`)));
         },
       );
-      const timer = setTimeout(() => outgoing.destroy(new Error(`the target did not answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => outgoing.destroy(new Error(`${TIMEOUT_MESSAGE} ${timeoutMs} ms`)), timeoutMs);
       outgoing.on('error', reject);
       outgoing.on('close', () => clearTimeout(timer));
       outgoing.end();

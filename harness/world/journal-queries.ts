@@ -23,6 +23,18 @@ export const customerCreations = (entries: JournalEntry[]): JournalEntry[] => en
 export const paymentIntentCreations = (entries: JournalEntry[]): JournalEntry[] =>
   entries.filter((e) => e.method === 'POST' && e.path === '/v1/payment_intents');
 
+const QUOTED = String.raw`'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"`;
+const METADATA_QUERY = new RegExp(String.raw`^\s*metadata\[(?:${QUOTED})\]\s*:\s*(?:${QUOTED})\s*$`);
+const unescape = (text: string): string => text.replace(/\\(.)/g, '$1');
+
+/** The key and value of a one-clause metadata search query, in single or double quotes (`metadata['k']:'v'`, `metadata["k"]:"v"`). */
+export function parseMetadataQuery(query: unknown): { key: string; value: string } | undefined {
+  const match = typeof query === 'string' ? METADATA_QUERY.exec(query) : null;
+  if (!match) return undefined;
+  const [, singleKey, doubleKey, singleValue, doubleValue] = match;
+  return { key: unescape(singleKey ?? doubleKey ?? ''), value: unescape(singleValue ?? doubleValue ?? '') };
+}
+
 /** The object the processor answered (undefined for errors, resets and timeouts). */
 export function responseObject(entry: JournalEntry): Record<string, unknown> | undefined {
   return entry.status === 200 && isObject(entry.response) ? entry.response : undefined;

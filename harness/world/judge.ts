@@ -1,8 +1,10 @@
 // Judging one answer against the spec: challenges, payment errors, served answers, free requests (assertions throw).
 import assert from 'node:assert/strict';
+import { checkFor } from './check.ts';
+import { readable } from './base64-json.ts';
 import { answerOf, singleHeader, type Answer, type Exchange } from './exchange.ts';
 import { CLIENT_ID_SHAPE } from './expectations.ts';
-import { expectSchemaValid } from './schema-check.ts';
+import { expectChallengeSchema, expectSchemaValid } from './schema-check.ts';
 
 /** A decoded PaymentResponse of a served request. */
 export interface PaymentResponse {
@@ -12,6 +14,8 @@ export interface PaymentResponse {
   chargeId?: string;
 }
 
+/** The two normative message texts (CR-8.10) and the requirements that fix them; other texts are the scenario's. */
+const EXACT_MESSAGES: Record<string, string> = { 'Malformed payment header': 'CR-3.5', 'Payment processing failed': 'CR-13.24' };
 const ERROR_MEMBERS = ['clientId', 'creditsRemaining', 'error', 'errorCode', 'success'];
 const SUCCESS_MEMBERS = new Set(['success', 'creditsRemaining', 'clientId', 'chargeId']);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,53 +31,129 @@ function expectJsonMedia(answer: Answer, exchange: Exchange): void {
   assert.match(type, /^application\/json\s*(;|$)/i, `the body's media type must be application/json, got "${type}": ${label(exchange)}`);
 }
 
-/** The decoded `payment-required` object; fails when absent or not strictly encoded (CR-3.2). */
+/**
+ * The object a protocol header carries. Strict encoding (standard padded base64, CR-13.10) is judged on its own: a
+ * value only a lenient reading decodes fails CR-13.10 and is read anyway, so the wire level judges its content.
+ */
+export function decodedHeader(answer: Answer, exchange: Exchange, name: 'payment-required' | 'payment-response'): Record<string, unknown> {
+  const decoded = name === 'payment-required' ? answer.paymentRequired : answer.paymentResponse;
+  assert.ok(decoded, `the answer has no ${name} header: ${label(exchange)}`);
+  const value = readable(decoded);
+  if (!decoded.ok) {
+    const reason = decoded.reason;
+    checkFor(value ? 'CR-13.10' : 'CR-3.2', () => assert.fail(`${name} is not strict base64 JSON (standard alphabet, = padding, no whitespace): ${reason}`));
+  }
+  assert.ok(value, `${name} does not decode to a JSON object`);
+  return value;
+}
+
+/** The decoded `payment-required` object; fails when absent or not base64 JSON (CR-3.2). */
 export function decodedChallenge(answer: Answer, exchange: Exchange): Record<string, unknown> {
-  assert.ok(answer.paymentRequired, `the answer has no payment-required header: ${label(exchange)}`);
-  assert.ok(answer.paymentRequired.ok, `payment-required is not strict base64 JSON: ${answer.paymentRequired.ok ? '' : answer.paymentRequired.reason}`);
-  return answer.paymentRequired.value as Record<string, unknown>;
+  return decodedHeader(answer, exchange, 'payment-required');
+}
+
+/** What an answer is, in a few words, for messages that say what was expected and what came instead. */
+export function kindOf(exchange: Exchange): string {
+  const answer = exchange.answer;
+  if (!answer) return `no answer (${exchange.error ?? 'transport error'})`;
+  const body = isObject(answer.json) ? answer.json : undefined;
+  if (answer.status === 402 && answer.paymentRequired) {
+    return 'error' in (readable(answer.paymentRequired) ?? {}) ? 'the insufficient-credits challenge' : 'the plain challenge';
+  }
+  if (body && body.success === false && typeof body.errorCode === 'string') return `the ${answer.status === 503 ? '503 ' : ''}payment error ${body.errorCode}`;
+  if (answer.paymentResponse) return `a served answer (status ${answer.status})`;
+  return `an answer with status ${answer.status}`;
+}
+
+/** Without description members: the wire level judges the rest of a challenge, CR-13.2 the descriptions. */
+function withoutDescriptions(challenge: Record<string, unknown>): Record<string, unknown> {
+  const { resource, accepts, ...rest } = challenge;
+  const strip = (value: unknown): unknown => {
+    if (!isObject(value)) return value;
+    const { description: _description, ...others } = value;
+    return others;
+  };
+  return { ...rest, resource: strip(resource), accepts: Array.isArray(accepts) ? accepts.map(strip) : accepts };
+}
+
+function descriptions(challenge: Record<string, unknown>): unknown[] {
+  const resource = isObject(challenge.resource) ? challenge.resource.description : undefined;
+  const accepts = Array.isArray(challenge.accepts) ? challenge.accepts.map((item: unknown) => (isObject(item) ? item.description : undefined)) : [];
+  return [resource, ...accepts];
+}
+
+/** `actual` cut down to the members `expected` has (recursively): extra members are CR-5.6's business, not the wire's. */
+function membersOf(actual: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(actual)) return actual.map((item: unknown, i) => membersOf(item, expected[i]));
+  if (!isObject(expected) || !isObject(actual)) return actual;
+  return Object.fromEntries(Object.keys(expected).filter((name) => name in actual).map((name) => [name, membersOf(actual[name], expected[name])]));
+}
+
+/**
+ * The challenge object must equal `expected`: its members of CR-5.2/CR-5.3 (wire), no other members (CR-5.6, strict),
+ * and the descriptions (CR-13.2, strict).
+ */
+function expectChallengeObject(decoded: Record<string, unknown>, expected: Record<string, unknown>, what: string): void {
+  const wire = withoutDescriptions(expected);
+  checkFor(['CR-5.2', 'CR-5.3'], () => assert.deepEqual(membersOf(withoutDescriptions(decoded), wire), wire, what));
+  checkFor('CR-5.6', () => assert.deepEqual(withoutDescriptions(decoded), wire, `${what}: no members other than those of CR-5.2–CR-5.5`));
+  checkFor('CR-13.2', () =>
+    assert.deepEqual(descriptions(decoded), descriptions(expected), 'resource.description and accepts[0].description: the route\'s description when configured, absent otherwise'),
+  );
 }
 
 /** The answer must be a challenge (CR-5.1) equal to `expected`, plus `error`/`message` when insufficient (CR-5.4, CR-5.5). */
 export function expectChallenge(exchange: Exchange, expected: Record<string, unknown>, kind: 'plain' | 'insufficient'): void {
   const answer = answerOf(exchange);
-  assert.equal(answer.status, 402, `a challenge has status 402: ${label(exchange)}`);
-  expectSchemaValid(exchange);
-  const decoded = decodedChallenge(answer, exchange);
-  assert.equal(answer.headers['payment-response'], undefined, 'a challenge must not carry payment-response');
-  assert.equal(answer.headers['retry-after'], undefined, 'a challenge must not carry Retry-After');
-  if (exchange.request.method !== 'HEAD') {
-    expectJsonMedia(answer, exchange);
-    assert.deepEqual(answer.json, decoded, 'the payment-required header must decode to exactly the body');
-  }
+  const wanted = kind === 'plain' ? 'the plain challenge' : 'the insufficient-credits challenge';
+  // No challenge at all is a failure of what the scenario is about (its own IDs), not of the challenge's shape.
+  if (answer.status !== 402 || !answer.paymentRequired) assert.fail(`expected ${wanted}, got ${kindOf(exchange)}: ${label(exchange)}`);
+  expectChallengeSchema(exchange);
+  let decoded: Record<string, unknown> = {};
+  checkFor(['CR-5.1', 'CR-3.2'], () => void (decoded = decodedChallenge(answer, exchange)));
+  checkFor('CR-5.1', () => {
+    assert.equal(answer.headers['payment-response'], undefined, 'a challenge must not carry payment-response');
+    assert.equal(answer.headers['retry-after'], undefined, 'a challenge must not carry Retry-After');
+    if (exchange.request.method !== 'HEAD') {
+      expectJsonMedia(answer, exchange);
+      assert.deepEqual(answer.json, decoded, 'the payment-required header must decode to exactly the body');
+    }
+  });
   const { error, message, ...rest } = decoded;
   if (kind === 'plain') {
-    assert.deepEqual(decoded, expected, 'the plain challenge (no error, no message) of CR-5.2–CR-5.4');
+    checkFor('CR-5.4', () => {
+      assert.equal(error, undefined, `expected the plain challenge, got error ${JSON.stringify(error)}`);
+      assert.equal(message, undefined, 'a plain challenge has no message');
+    });
+    expectChallengeObject(decoded, expected, 'the plain challenge of CR-5.2–CR-5.4');
     return;
   }
-  assert.equal(error, 'insufficient_credits', 'an insufficient-credits challenge has error "insufficient_credits"');
-  assert.ok(typeof message === 'string' && message.trim() !== '', 'an insufficient-credits challenge has a non-empty message');
-  assert.deepEqual(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge (CR-5.5, CR-5.7)');
+  checkFor('CR-5.5', () => assert.equal(error, 'insufficient_credits', `expected the insufficient-credits challenge, got ${kindOf(exchange)}`));
+  checkFor('CR-13.13', () => assert.ok(typeof message === 'string' && message.trim() !== '', 'an insufficient-credits challenge has a non-empty message'));
+  expectChallengeObject(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge (CR-5.5, CR-5.7)');
 }
 
 /** The answer must be a payment error (CR-8.1) with `code`, and with `message` when given; returns the message. */
 export function expectPaymentError(exchange: Exchange, code: string, message?: string): string {
   const answer = answerOf(exchange);
-  assert.equal(answer.status, 402, `a payment error has status 402: ${label(exchange)}`);
-  expectSchemaValid(exchange);
-  expectJsonMedia(answer, exchange);
-  assert.equal(answer.headers['payment-required'], undefined, 'a payment error must not carry payment-required');
-  assert.equal(answer.headers['payment-response'], undefined, 'a payment error must not carry payment-response');
   const body = answer.json;
-  assert.ok(isObject(body), `a payment error body is a JSON object: ${label(exchange)}`);
-  assert.deepEqual(Object.keys(body).sort(), ERROR_MEMBERS, `a payment error has exactly the members ${ERROR_MEMBERS.join(', ')}`);
-  assert.equal(body.success, false, 'success is false');
-  assert.equal(body.creditsRemaining, 0, 'creditsRemaining is 0');
-  assert.equal(body.clientId, '', 'clientId is the empty string');
-  assert.equal(body.errorCode, code, `errorCode: ${label(exchange)}`);
-  assert.ok(typeof body.error === 'string' && body.error !== '', 'error is a non-empty message');
-  if (message !== undefined) assert.equal(body.error, message, 'the error message');
-  return body.error;
+  const errorCode = isObject(body) ? body.errorCode : undefined;
+  if (answer.status !== 402 || errorCode !== code) assert.fail(`expected the payment error ${code}, got ${kindOf(exchange)}: ${label(exchange)}`);
+  checkFor('CR-8.1', () => {
+    expectSchemaValid(exchange);
+    expectJsonMedia(answer, exchange);
+    assert.equal(answer.headers['payment-required'], undefined, 'a payment error must not carry payment-required');
+    assert.equal(answer.headers['payment-response'], undefined, 'a payment error must not carry payment-response');
+    assert.ok(isObject(body), `a payment error body is a JSON object: ${label(exchange)}`);
+    assert.deepEqual(Object.keys(body).sort(), ERROR_MEMBERS, `a payment error has exactly the members ${ERROR_MEMBERS.join(', ')}`);
+    assert.equal(body.success, false, 'success is false');
+    assert.equal(body.creditsRemaining, 0, 'creditsRemaining is 0');
+    assert.equal(body.clientId, '', 'clientId is the empty string');
+    assert.ok(typeof body.error === 'string' && body.error !== '', 'error is a non-empty message');
+  });
+  const text = isObject(body) && typeof body.error === 'string' ? body.error : '';
+  if (message !== undefined) checkFor(EXACT_MESSAGES[message] ?? [], () => assert.equal(text, message, 'the error message'));
+  return text;
 }
 
 /** Whether the application handler of `routeKey` answered (the profile's handlers answer 200 `{ route }`). */
@@ -91,8 +171,7 @@ export function expectServed(exchange: Exchange, routeKey: string): PaymentRespo
   expectSchemaValid(exchange);
   assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required');
   assert.ok(answer.paymentResponse, `a served answer carries payment-response: ${label(exchange)}`);
-  assert.ok(answer.paymentResponse.ok, `payment-response is not strict base64 JSON: ${answer.paymentResponse.ok ? '' : answer.paymentResponse.reason}`);
-  const value = answer.paymentResponse.value as Record<string, unknown>;
+  const value = decodedHeader(answer, exchange, 'payment-response');
   const extra = Object.keys(value).filter((name) => !SUCCESS_MEMBERS.has(name));
   assert.deepEqual(extra, [], 'a success PaymentResponse has only success, creditsRemaining, clientId and chargeId (CR-6.2, CR-7.13, CR-12.3)');
   assert.equal(value.success, true, 'success is true');

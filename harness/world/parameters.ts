@@ -1,5 +1,7 @@
 // The world parameters the runner passes to cucumber-js, and the conformance profile they point to.
 import { readFileSync } from 'node:fs';
+import { parseDeclarations, type Declarations } from './declarations.ts';
+import { isLevel, type Level } from './levels.ts';
 
 /** What the runner must pass as cucumber `worldParameters`. */
 export interface WorldParameters {
@@ -15,6 +17,10 @@ export interface WorldParameters {
   fuzzSeed?: number;
   /** Optional: number of generated header values in the `@fuzz` scenario (default 1000). */
   fuzzRuns?: number;
+  /** Optional: the highest level judged (default strict). */
+  level?: Level;
+  /** Optional: the target's declarations, as an object or its JSON text. */
+  declarations?: Declarations;
 }
 
 /** One gated route of the profile, as configured (defaults not applied). */
@@ -38,6 +44,8 @@ export interface Profile {
   /** Robustness profile (§14): the webhook endpoint's signing secret and path. */
   stripeWebhookSecret?: string;
   webhookPath?: string;
+  /** The free route that answers how often each request's handler ran (default `/_conformance/handled`). */
+  handledPath?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -55,6 +63,10 @@ export function checkParameters(value: unknown): WorldParameters {
     const number = typeof value[name] === 'string' ? Number(value[name]) : value[name];
     if (!Number.isSafeInteger(number)) throw new Error(`worldParameters.${name} must be an integer, got ${String(value[name])}`);
     parameters[name] = number;
+  }
+  if (value.level !== undefined && !isLevel(value.level)) throw new Error(`worldParameters.level must be wire, strict or robust, got ${String(value.level)}`);
+  if (value.declarations !== undefined) {
+    parameters.declarations = parseDeclarations(typeof value.declarations === 'string' ? JSON.parse(value.declarations) : value.declarations);
   }
   return parameters as unknown as WorldParameters;
 }

@@ -1,5 +1,6 @@
 // Judging the processor journal: what the target asked the processor for one request or one scenario (assertions throw).
 import assert from 'node:assert/strict';
+import { checkFor } from './check.ts';
 import {
   customerCreations,
   customerRequests,
@@ -7,6 +8,7 @@ import {
   describeEntry,
   errorMessage,
   paymentIntentCreations,
+  parseMetadataQuery,
   paymentMethodRetrievals,
   responseObject,
   succeededIntentIds,
@@ -71,11 +73,26 @@ export function expectNoCustomerCreated(entries: JournalEntry[]): void {
   assert.equal(created.length, 0, `no customer creation was expected, got:${listing(created)}`);
 }
 
-/** At least one customer search, every one with the query of CR-7.19. */
-export function expectCustomerSearch(entries: JournalEntry[], query: string): void {
+/** At least one customer search, every one with the query of CR-7.19 (`metadata['<key>']:'<clientId>'`, single or double quotes). */
+export function expectCustomerSearch(entries: JournalEntry[], metadataKey: string, clientId: string): void {
   const searches = customerSearches(entries);
   assert.ok(searches.length >= 1, `expected a customer search, got:${listing(customerRequests(entries))}`);
-  assert.ok(searches.every((entry) => entry.params.query === query), `every customer search must use the query ${query}:${listing(searches)}`);
+  const wrong = searches.filter((entry) => {
+    const parsed = parseMetadataQuery(entry.params.query);
+    return parsed?.key !== metadataKey || parsed.value !== clientId;
+  });
+  assert.equal(wrong.length, 0, `every customer search must query metadata['${metadataKey}']:'${clientId}' (or in double quotes):${listing(wrong)}`);
+}
+
+/**
+ * The PaymentIntent creations a barrier held together were all in flight before any was answered, so no top-up was
+ * credited in between: they carry one and the same idempotency key (CR-7.16), and the processor charged at most once.
+ */
+export function expectHeldTogetherOneKey(entries: JournalEntry[]): void {
+  const held = paymentIntentCreations(entries).filter((entry) => entry.fault === 'barrier');
+  const keys = new Set(held.map((entry) => entry.idempotencyKey ?? '(none)'));
+  assert.ok(held.every((entry) => entry.idempotencyKey), `every PaymentIntent creation carries an idempotency key (CR-7.16):${listing(held)}`);
+  assert.ok(keys.size <= 1, `${held.length} PaymentIntent creations were in flight together, before any top-up was credited, so they must carry one idempotency key (CR-7.16), got ${keys.size}:${listing(held)}`);
 }
 
 /** One customer creation with the payment method, the metadata and an idempotency key (CR-7.19). */
@@ -84,8 +101,14 @@ export function expectCustomerCreated(entries: JournalEntry[], paymentMethodId: 
   assert.equal(created.length, 1, `expected one customer creation, got:${listing(created)}`);
   const entry = created[0] as JournalEntry;
   assert.equal(entry.params.payment_method, paymentMethodId, 'the customer is created with the payment method');
-  assert.deepEqual(entry.params.metadata, metadata, 'the customer metadata holds the clientId under the configured key');
-  assert.ok(entry.idempotencyKey && entry.idempotencyKey.length <= 255, `the customer creation carries an idempotency key of at most 255 characters: ${describeEntry(entry)}`);
+  const held = isObject(entry.params.metadata) ? entry.params.metadata : {};
+  checkFor('CR-7.19', () => {
+    for (const [key, value] of Object.entries(metadata)) assert.equal(held[key], value, `the customer metadata holds the clientId under the declared key ${key}`);
+  });
+  checkFor('CR-13.8', () => {
+    assert.deepEqual(entry.params.metadata, metadata, 'the customer metadata holds only the clientId');
+    assert.ok(entry.idempotencyKey && entry.idempotencyKey.length <= 255, `the customer creation carries an idempotency key of at most 255 characters: ${describeEntry(entry)}`);
+  });
 }
 
 /** The customer id the target obtained for one request: found by search, or created. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Before } from '@cucumber/cucumber';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import type { EventRecord } from 'credit402-stripe-emulator';
+import { readable } from './base64-json.ts';
 import { chargeBehindTarget, ensureWebhook, redeliverAcknowledged, waitAcknowledged } from './processor-events.ts';
 import { event, paymentIntent, post, signature, topUpEvents, type Delivery, type TopUpEvents } from './signed-events.ts';
 import type { ConformanceWorld } from './world.ts';
@@ -28,7 +29,7 @@ export class Robustness {
   /** The webhook endpoint of the profile: URL and secret. */
   get webhook(): { url: string; secret: string } {
     const { stripeWebhookSecret: secret, webhookPath = '/webhooks/stripe' } = this.#world.profile;
-    if (!secret) throw new Error('the profile has no stripeWebhookSecret: run with --tags "not @robustness" or add the robustness fields (harness/PROFILE.md)');
+    if (!secret) throw new Error('the profile has no stripeWebhookSecret: judge up to --level strict, or add the robustness fields (harness/PROFILE.md)');
     return { url: `${this.#world.parameters.targetUrl.replace(/\/$/, '')}${webhookPath}`, secret };
   }
 
@@ -41,8 +42,8 @@ export class Robustness {
 
   get paymentIntentId(): string {
     if (this.#paymentIntentId) return this.#paymentIntentId;
-    const paid = [...this.#world.target.exchanges].reverse().find((exchange) => exchange.answer?.paymentResponse?.ok && 'chargeId' in (exchange.answer.paymentResponse.value as object));
-    const chargeId = (paid?.answer?.paymentResponse as { value?: { chargeId?: unknown } } | undefined)?.value?.chargeId;
+    const chargeIds = this.#world.target.exchanges.map((exchange) => readable(exchange.answer?.paymentResponse)?.chargeId);
+    const chargeId = chargeIds.reverse().find((id) => id !== undefined);
     if (typeof chargeId !== 'string') throw new Error('no PaymentIntent in this scenario yet: pay first, or charge behind the target');
     return (this.#paymentIntentId = chargeId);
   }

@@ -1,13 +1,35 @@
 // The plain-text transcript attached to a failed scenario: requirement IDs, every HTTP exchange, the processor journal.
-import { describePayment } from './base64-json.ts';
+import { describePayment, type Decoded } from './base64-json.ts';
 import type { Exchange } from './exchange.ts';
 import { describeEntry, type JournalEntry } from './journal-queries.ts';
 
 const indent = (text: string, prefix = '    '): string => text.split('\n').map((line) => `${prefix}${line}`).join('\n');
 
-function decodedLine(name: string, decoded: { ok: true; value: unknown } | { ok: false; reason: string } | undefined): string[] {
+/** The `payment` value read leniently (either base64 alphabet, padding optional) as JSON; undefined when it is not base64 JSON. */
+export function lenientPaymentJson(value: string): { value: unknown } | undefined {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return undefined;
+  const text = describePayment(value);
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `title` followed by `value` as pretty JSON, indented under it. */
+const prettyJson = (title: string, value: unknown, prefix: string): string[] => [`${prefix}${title}`, indent(JSON.stringify(value, null, 2), `${prefix}  `)];
+
+/** The lines under a sent `payment` header: its lenient decoding, as pretty JSON when it is JSON. */
+function paymentLines(value: string): string[] {
+  const title = 'decoded payment (lenient, for reading only):';
+  const json = lenientPaymentJson(value);
+  return json ? prettyJson(title, json.value, '    ') : [`    ${title} ${JSON.stringify(describePayment(value))}`];
+}
+
+/** The lines under a `payment-required` / `payment-response` answer header: its strict decoding (CR-3.2). */
+function decodedLines(name: string, decoded: Decoded | undefined): string[] {
   if (!decoded) return [];
-  return [`  decoded ${name}: ${decoded.ok ? JSON.stringify(decoded.value) : `NOT DECODABLE (${decoded.reason})`}`];
+  return decoded.ok ? prettyJson(`decoded ${name}:`, decoded.value, '    ') : [`    decoded ${name}: NOT DECODABLE (${decoded.reason})`];
 }
 
 function setupLine(exchange: Exchange, index: number): string {
@@ -19,14 +41,15 @@ function setupLine(exchange: Exchange, index: number): string {
   return `[${index + 1}] (set-up) ${request.method} ${request.target}${sent} → ${outcome}`;
 }
 
-function formatExchange(exchange: Exchange, index: number): string {
+/** One exchange as `[index + 1]` with its request headers, status, headers (protocol ones decoded) and body. */
+export function formatExchange(exchange: Exchange, index: number): string {
   if (exchange.setup) return setupLine(exchange, index);
   const { request, answer } = exchange;
   const lines = [`[${index + 1}] ${exchange.startedAt} ${request.method} ${request.target} (${exchange.durationMs} ms)`];
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     for (const item of Array.isArray(value) ? value : [value]) {
       lines.push(`  > ${name}: ${JSON.stringify(item)}`);
-      if (name.toLowerCase() === 'payment') lines.push(`    decoded payment (lenient, for reading only): ${JSON.stringify(describePayment(item))}`);
+      if (name.toLowerCase() === 'payment') lines.push(...paymentLines(item));
     }
   }
   if (!answer) {
@@ -34,8 +57,13 @@ function formatExchange(exchange: Exchange, index: number): string {
     return lines.join('\n');
   }
   lines.push(`  < ${answer.status}`);
-  for (const [name, value] of answer.rawHeaders) lines.push(`  < ${name}: ${value}`);
-  lines.push(...decodedLine('payment-required', answer.paymentRequired), ...decodedLine('payment-response', answer.paymentResponse));
+  const decoded = new Map([['payment-required', answer.paymentRequired], ['payment-response', answer.paymentResponse]]);
+  for (const [name, value] of answer.rawHeaders) {
+    lines.push(`  < ${name}: ${value}`);
+    const key = name.toLowerCase();
+    if (decoded.has(key)) lines.push(...decodedLines(key, decoded.get(key)));
+    decoded.delete(key);
+  }
   if (answer.text !== '') lines.push('  body:', indent(answer.text.length > 2000 ? `${answer.text.slice(0, 2000)}…` : answer.text));
   return lines.join('\n');
 }

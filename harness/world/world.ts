@@ -8,6 +8,8 @@ import { Expectations, type EffectiveRoute } from './expectations.ts';
 import { TargetClient } from './http-client.ts';
 import { expectServed, type PaymentResponse } from './judge.ts';
 import type { HeaderValue } from './malformed.ts';
+import type { Declarations } from './declarations.ts';
+import type { Level } from './levels.ts';
 import { checkParameters, loadProfile, type Profile, type WorldParameters } from './parameters.ts';
 import { EXCLUSIVE_TAGS } from './parallel.ts';
 import { ProcessorView } from './processor.ts';
@@ -60,6 +62,10 @@ export function requestLine(text: string): RequestLine {
 /** The scenario's world; the runner passes {@link WorldParameters} as cucumber `worldParameters`. */
 export class ConformanceWorld extends World<WorldParameters> {
   readonly profile: Profile;
+  /** What the target declares about itself. */
+  readonly declarations: Declarations;
+  /** The highest level this run judges. */
+  readonly runLevel: Level;
   readonly expect: Expectations;
   readonly target: TargetClient;
   processor!: ProcessorView;
@@ -78,7 +84,9 @@ export class ConformanceWorld extends World<WorldParameters> {
     super(options);
     const parameters = checkParameters(options.parameters);
     this.profile = loadProfile(parameters.profilePath);
-    this.expect = new Expectations(this.profile);
+    this.declarations = parameters.declarations ?? {};
+    this.runLevel = parameters.level ?? 'strict';
+    this.expect = new Expectations(this.profile, this.declarations);
     this.target = new TargetClient(parameters.targetUrl, parameters.requestTimeoutMs ?? 15_000);
   }
 
@@ -153,6 +161,7 @@ export class ConformanceWorld extends World<WorldParameters> {
     if (options.mark !== false) await this.processor.markRequest();
     const headers = options.payment === undefined ? {} : { [options.headerName ?? 'payment']: options.payment };
     const exchange = await this.target.send({ method, target: options.absolute ? `${this.target.origin}${target}` : target, headers }, options);
+    await this.processor.afterAnswer();
     if (options.record !== false) this.#last = exchange;
     return exchange;
   }

@@ -11,7 +11,7 @@ import type { ErrorReporter } from './failures.ts';
 export interface GateOptions {
   /** Publishable key sent to clients in every challenge. */
   stripePublishableKey: string;
-  /** HMAC key deriving client identifiers from card fingerprints; at least 32 characters. */
+  /** HMAC key deriving client identifiers from card fingerprints; at least 32 bytes in UTF-8 (32 ASCII characters). */
   serverSecret: string;
   store: Store;
   processor: Processor;
@@ -43,6 +43,12 @@ export interface ResolvedGateOptions {
   lock: { waitMs: number; ttlMs: number } | undefined;
   refundOnHandlerError: boolean;
 }
+
+/**
+ * Smallest `serverSecret`, counted in UTF-8 bytes: those bytes are the HMAC-SHA256 key, and RFC 2104 discourages
+ * keys shorter than the 32-byte hash output (CR-2.8, CR-13.34). 32 ASCII characters; fewer non-ASCII ones.
+ */
+export const SERVER_SECRET_MIN_BYTES = 32;
 
 const STORE_METHODS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'close'] as const;
 const OPTIONAL_STORE_METHODS = [
@@ -80,8 +86,11 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
     throw new Credit402ConfigError('ERR_ROUTES', 'options must be an object');
   }
   publishableKeyMode(options.stripePublishableKey);
-  if (typeof options.serverSecret !== 'string' || options.serverSecret.length < 32) {
-    throw new Credit402ConfigError('ERR_SERVER_SECRET', 'serverSecret must be a string of at least 32 characters (for example 32 random bytes in hex)');
+  if (typeof options.serverSecret !== 'string' || Buffer.byteLength(options.serverSecret, 'utf8') < SERVER_SECRET_MIN_BYTES) {
+    throw new Credit402ConfigError(
+      'ERR_SERVER_SECRET',
+      `serverSecret must be a string of at least ${SERVER_SECRET_MIN_BYTES} bytes in UTF-8, the HMAC key (for example 32 random bytes in hex)`,
+    );
   }
   validateStore(options.store);
   if (!hasMethods(options.processor, PROCESSOR_METHODS)) {

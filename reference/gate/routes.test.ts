@@ -56,6 +56,17 @@ describe('resolveRoutes: route validation at construction (CR-2.3, CR-2.10, CR-2
     expect(resolveRoutes(routes).get('GET /a')).toEqual({ key: 'GET /a', path: '/a', amount: 1, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
   });
 
+  it('CR-2.12 CR-2.14 CR-2.15 CR-13.33 judges numbers by their binary64 value: 500.0 is 500, 1.5 is not an integer', () => {
+    const routes = JSON.parse('{"GET /a":{"amount":500.0,"minTopUp":5e4,"maxTopUp":9999999900.0},"GET /b":{"amount":500.00000000000001}}') as Record<string, unknown>;
+    const resolved = resolveRoutes(routes);
+    expect(resolved.get('GET /a')).toEqual({ key: 'GET /a', path: '/a', amount: 500, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
+    expect(resolved.get('GET /b')?.amount).toBe(500);
+    expect(Object.is(resolved.get('GET /a')?.amount, 500)).toBe(true);
+    expect(codeOf(JSON.parse('{"GET /a":{"amount":500.5}}'))).toBe('ERR_ROUTE_AMOUNT');
+    expect(codeOf(JSON.parse('{"GET /a":{"amount":1,"minTopUp":50000.5}}'))).toBe('ERR_ROUTE_MIN_TOP_UP');
+    expect(codeOf(JSON.parse('{"GET /a":{"amount":1,"maxTopUp":1e400}}'))).toBe('ERR_ROUTE_MAX_TOP_UP');
+  });
+
   it('accepts the smallest charge exactly (gbp 30 pence: 2901 units round up to 30)', () => {
     expect(codeOf({ 'GET /a': { amount: 1, currency: 'gbp', minTopUp: 2_901 } })).toBeUndefined();
   });

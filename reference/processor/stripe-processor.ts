@@ -15,6 +15,9 @@ import {
 import { normalizeStripeEvent } from './stripe-events.ts';
 import { readTopUp } from './top-up-metadata.ts';
 
+/** How far a webhook signature's timestamp may be from the server's clock, either way (CR-14.2). */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
+
 /** Where the Stripe API is reached; defaults to api.stripe.com over HTTPS. */
 export interface StripeApiBase {
   host: string;
@@ -31,8 +34,10 @@ export interface StripeProcessorOptions {
   customerMetadataKey?: string;
   /** Per-request timeout in milliseconds; default 20000. */
   timeoutMs?: number;
-  /** SDK network retries (each carries the same idempotency key); default 0. */
+  /** SDK network retries (each carries the same idempotency key); default 0. The SDK retries a dropped connection once more by itself. */
   maxNetworkRetries?: number;
+  /** Quotes of the customer search query: `single` (default) `metadata['k']:'v'`, or `double` `metadata["k"]:"v"`. */
+  customerSearchQuote?: 'single' | 'double';
   /** Signing secret of the webhook endpoint (`whsec_…`); needed by {@link StripeProcessor.parseWebhookEvent}. */
   webhookSecret?: string;
 }
@@ -68,6 +73,7 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 export class StripeProcessor implements Processor {
   readonly #stripe: Stripe;
   readonly #metadataKey: string;
+  readonly #quote: "'" | '"';
   readonly #webhookSecret: string | undefined;
 
   constructor(options: StripeProcessorOptions) {
@@ -76,6 +82,10 @@ export class StripeProcessor implements Processor {
     if (!METADATA_KEY.test(this.#metadataKey)) {
       throw new Credit402ConfigError('ERR_CUSTOMER_METADATA_KEY', 'customerMetadataKey must be 1 to 40 letters, digits or underscores');
     }
+    if (options.customerSearchQuote !== undefined && options.customerSearchQuote !== 'single' && options.customerSearchQuote !== 'double') {
+      throw new Credit402ConfigError('ERR_PROCESSOR', "customerSearchQuote must be 'single' or 'double'");
+    }
+    this.#quote = options.customerSearchQuote === 'double' ? '"' : "'";
     if (options.webhookSecret !== undefined) assertWebhookSecret(options.webhookSecret);
     this.#webhookSecret = options.webhookSecret;
     this.#stripe = new Stripe(options.secretKey, {
@@ -96,10 +106,14 @@ export class StripeProcessor implements Processor {
     return fingerprint;
   }
 
+  /** The search query of CR-7.19 for `clientId`, in the configured quotes. */
+  customerQuery(clientId: string): string {
+    const q = this.#quote;
+    return `metadata[${q}${this.#metadataKey}${q}]:${q}${clientId}${q}`;
+  }
+
   async findOrCreateCustomer(clientId: string, paymentMethodId: string): Promise<string> {
-    const found = await mapped(() =>
-      this.#stripe.customers.search({ query: `metadata['${this.#metadataKey}']:'${clientId}'`, limit: 1 }),
-    );
+    const found = await mapped(() => this.#stripe.customers.search({ query: this.customerQuery(clientId), limit: 1 }));
     const existing = found.data[0];
     if (existing) return existing.id;
     const created = await mapped(() =>
@@ -130,7 +144,7 @@ export class StripeProcessor implements Processor {
     return { id: intent.id, status: intent.status };
   }
 
-  /** Verifies the `Stripe-Signature` header with the SDK (5-minute tolerance) and normalizes the event. */
+  /** Verifies the `Stripe-Signature` header with the SDK (5 minutes old at most) and no more than 5 minutes ahead; normalizes the event. */
   async parseWebhookEvent(rawBody: Buffer | string, signature: string | undefined): Promise<ProcessorEvent> {
     if (this.#webhookSecret === undefined) throw new Error('StripeProcessor: no webhookSecret configured');
     if (!signature) throw new WebhookSignatureError('missing Stripe-Signature header');
@@ -139,6 +153,11 @@ export class StripeProcessor implements Processor {
       event = this.#stripe.webhooks.constructEvent(rawBody, signature, this.#webhookSecret);
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : 'invalid signature', { cause: error });
+    }
+    // The SDK bounds only the age; a timestamp far ahead would stay replayable until it is (CR-14.2).
+    const timestamp = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+    if (timestamp - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+      throw new WebhookSignatureError(`the signature's timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s ahead of this server's clock`);
     }
     return normalizeStripeEvent(event);
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { credit402Vectors as vectors } from '../../schemas/vectors.ts';
 import { validatePaymentPayload, validatePaymentRequired, validatePaymentResponse } from '../../schemas/validators.ts';
 import { createGate } from '../gate/gate.ts';
+import { resolveRoutes } from '../gate/routes.ts';
 import type { GateDecision } from '../gate/decision.ts';
 import { PaymentError, type Processor } from '../processor/processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
@@ -13,7 +14,6 @@ import { deriveClientId, isClientIdShape } from './identity.ts';
 import { parsePaymentHeader } from './payment-payload.ts';
 import { unitsToCents } from './units.ts';
 
-const FINGERPRINT = 'Xt5EWLLDS7FJjR1c';
 const named = <T extends { name: string }>(list: T[]): Array<[string, T]> => list.map((entry) => [entry.name, entry]);
 
 function schemaFor(value: unknown) {
@@ -87,46 +87,75 @@ describe('units-to-minor vectors', () => {
   });
 });
 
-/** A processor whose behaviour per PaymentMethod id is what each error vector's trigger describes. */
-const processor: Processor = {
-  async getCardFingerprint(paymentMethodId) {
-    if (paymentMethodId === 'pm_does_not_exist') throw new Error(`No such PaymentMethod: '${paymentMethodId}'`);
-    return FINGERPRINT;
-  },
-  async findOrCreateCustomer() {
-    return 'cus_example';
-  },
-  async charge({ paymentMethodId }) {
-    if (paymentMethodId === 'pm_card_chargeDeclined') throw new PaymentError('card_declined', 'Your card was declined.');
-    return { id: 'pi_3Example0001', status: paymentMethodId === 'pm_card_authenticationRequired' ? 'requires_action' : 'succeeded' };
-  },
-};
+type Trigger = (typeof vectors.errorAnswers)[number]['trigger'];
+type Answer = Extract<Trigger, { kind: 'processor' }>['processor']['answer'];
 
-/** Store set-ups for the vectors whose trigger is a store failure, by vector name. */
-const storeSetups: Record<string, (store: FlakyStore) => void> = {
-  'store down before a charge': (store) => store.failNext('deductBalance'),
-  'store down after a charge, credit not applied': (store) => store.failNext('creditTopUp'),
-  'store down after the credit, price not deducted': (store) => {
+/** The error an SDK-backed processor raises for an answer (or for none): a Stripe connection error has no answer. */
+function processorFailure(answer: Answer): Error {
+  if (answer.kind === 'card_error') return new PaymentError('card_declined', answer.message);
+  if (answer.kind === 'error') return new PaymentError('payment_failed', answer.message);
+  return Object.assign(new PaymentError('payment_failed', 'An error occurred with our connection to Stripe.'), { cause: { type: 'StripeConnectionError' } });
+}
+
+/** A processor that answers normally, except the one request a `processor` trigger names. */
+function processorFor(trigger: Trigger): Processor {
+  const fault = trigger.kind === 'processor' ? trigger.processor : undefined;
+  const failsOn = (request: string): Answer | undefined => (fault?.request === request ? fault.answer : undefined);
+  return {
+    async getCardFingerprint(paymentMethodId) {
+      const answer = failsOn(`GET /v1/payment_methods/${paymentMethodId}`);
+      if (answer) throw processorFailure(answer);
+      return vectors.config.cardFingerprint;
+    },
+    async findOrCreateCustomer() {
+      const answer = failsOn('GET /v1/customers/search') ?? failsOn('POST /v1/customers');
+      if (answer) throw processorFailure(answer);
+      return 'cus_example';
+    },
+    async charge() {
+      const answer = failsOn('POST /v1/payment_intents');
+      if (answer?.kind === 'payment_intent') return { id: vectors.config.paymentIntentId, status: answer.status };
+      if (answer) throw processorFailure(answer);
+      return { id: vectors.config.paymentIntentId, status: 'succeeded' };
+    },
+  };
+}
+
+/** Makes the store fail at the step a `store` trigger names. */
+function failStore(store: FlakyStore, failsAt: string): void {
+  if (failsAt === 'CR-6.2' || failsAt === 'CR-7.4') store.failNext('deductBalance');
+  else if (failsAt === 'CR-7.24') store.failNext('creditTopUp');
+  else if (failsAt === 'CR-7.11') {
     store.creditTopUp = async (credit) => {
       const result = await FlakyStore.prototype.creditTopUp.call(store, credit);
       store.failNext('deductBalance');
       return result;
     };
-  },
-};
-
-async function answer(paymentHeader: string, setup?: (store: FlakyStore) => void): Promise<GateDecision> {
-  const store = new FlakyStore();
-  setup?.(store);
-  const { stripePublishableKey, serverSecret, routes } = vectors.config;
-  const gate = createGate({ stripePublishableKey, serverSecret, routes, store, processor, onError: () => {} });
-  return gate.handle({ method: 'GET', url: '/api/weather', paymentHeader });
+  } else throw new Error(`no store set-up for a failure at ${failsAt}`);
 }
 
+/** The reference gate's answer on the `config` route to a trigger, its processor, store and lease set up as it says. */
+async function answerTo(trigger: Trigger): Promise<GateDecision> {
+  const store = new FlakyStore();
+  const { stripePublishableKey, serverSecret, routes } = vectors.config;
+  if (trigger.kind === 'store') failStore(store, trigger.store.failsAt);
+  if (trigger.kind === 'balance' && trigger.balance !== null) {
+    const { clientId } = JSON.parse(trigger.json) as { clientId: string };
+    await store.addBalance(clientId, trigger.balance);
+  }
+  if (trigger.kind === 'lease') {
+    const clientId = deriveClientId(vectors.config.cardFingerprint, serverSecret);
+    expect(await store.acquireLock?.(`payment:${clientId}`, 60_000)).toEqual(expect.any(String));
+  }
+  const gate = createGate({ stripePublishableKey, serverSecret, routes, store, processor: processorFor(trigger), onError: () => {}, lockWaitMs: 0 });
+  return gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: trigger.payment });
+}
+
+const answer = (paymentHeader: string): Promise<GateDecision> => answerTo({ kind: 'header', payment: paymentHeader });
+
 describe('error answers, as the reference gate produces them', () => {
-  it.each(named(vectors.errorAnswers))('%s', async (name, vector) => {
-    if (vector.trigger.store !== undefined) expect(storeSetups[name], `no store set-up for ${name}`).toBeDefined();
-    const decision = await answer(vector.trigger.payment, storeSetups[name]);
+  it.each(named(vectors.errorAnswers))('%s', async (_name, vector) => {
+    const decision = await answerTo(vector.trigger);
     expect(decision).toMatchObject({ action: 'respond', status: vector.status, body: vector.body });
     if (decision.action !== 'respond') return;
     expect(decision.headers['payment-response']).toBeUndefined();
@@ -141,5 +170,39 @@ describe('error answers, as the reference gate produces them', () => {
     const decision = await answer(input);
     expect(decision).toMatchObject({ action: 'respond', status: 402, body: { success: false, errorCode: 'invalid_payment' } });
     if (decision.action === 'respond') expect(validatePaymentResponse(decision.body)).toEqual({ ok: true });
+  });
+});
+
+describe('routing vectors (CR-4.2, CR-4.8, CR-5.2, CR-13.2, CR-13.25)', () => {
+  const { routes, cases } = vectors.routing;
+  const gate = createGate({ ...vectors.config, routes, store: new FlakyStore(), processor: processorFor({ kind: 'header', payment: '' }), onError: () => {} });
+  it.each(named(cases))('%s', async (_name, { method, target, expected }) => {
+    const decision = await gate.handle({ method, url: target, paymentHeader: undefined });
+    if (!expected.gated) return expect(decision).toEqual({ action: 'pass' });
+    expect(decision).toMatchObject({ action: 'respond', status: 402 });
+    const body = (decision as { body: { resource: { url: string }; accepts: Array<{ amount: number }> } }).body;
+    expect(body.resource.url).toBe(expected.resourceUrl);
+    expect(body.accepts[0]?.amount).toBe(routes[expected.routeKey]?.amount);
+    expect(expected.resourceUrl).toBe(expected.routeKey.slice(expected.routeKey.indexOf(' ') + 1));
+  });
+});
+
+describe('serverSecret vectors (CR-2.8, CR-13.34)', () => {
+  it.each(named(vectors.serverSecret))('%s', (_name, { serverSecret, utf8Bytes, valid }) => {
+    expect(Buffer.byteLength(serverSecret, 'utf8')).toBe(utf8Bytes);
+    const build = () => createGate({ ...vectors.config, serverSecret, store: new FlakyStore(), processor: processorFor({ kind: 'header', payment: '' }) });
+    if (valid) expect(build).not.toThrow();
+    else expect(build).toThrow(expect.objectContaining({ code: 'ERR_SERVER_SECRET' }));
+  });
+});
+
+describe('routeConfig vectors (CR-2.12, CR-2.14, CR-2.15, CR-2.20, CR-13.33)', () => {
+  it.each(named(vectors.routeConfig))('%s', (_name, { json, expected }) => {
+    const build = () => resolveRoutes(JSON.parse(json));
+    if (!expected.ok) return expect(build).toThrow(expect.objectContaining({ code: expected.code }));
+    const resolved = Object.fromEntries([...build()].map(([key, { amount, currency, minTopUp, maxTopUp, description }]) => [
+      key, { amount, currency, minTopUp, maxTopUp, ...(description === undefined ? {} : { description }) },
+    ]));
+    expect(resolved).toEqual(expected.routes);
   });
 });

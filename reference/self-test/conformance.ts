@@ -53,7 +53,7 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
     label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
   }
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
-  const command = `${targetCommand('reference/cli.ts', ['serve', '--store', store, '--framework', framework, '--host', '127.0.0.1'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  const command = `${targetCommand('reference/cli.ts', ['serve', '--store', store, '--framework', framework, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
   return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
 }
 
@@ -84,7 +84,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write('Runs the kit against the reference server unless --target or --target-cmd is given.\n' +
       '  --store sqlite|redis|memory   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers)\n' +
-      '  --framework fastify|express   the reference server\'s framework\n\n');
+      '  --framework fastify|express   the reference server\'s framework\n' +
+      'It declares robustness=true and capabilities=storeFaults,records for the reference (so every level and capability is judged);\n' +
+      '--level narrows that.\n\n');
   }
   if (external || values.help) return runKit(['conformance', ...passed], process.env);
   const store = choice('store', values.store as string | undefined, STORES);
@@ -92,7 +94,10 @@ async function main(argv: string[]): Promise<number> {
   const target = await referenceTarget(store, framework);
   say(`the reference server (${framework}, store ${target.label}) is the target`);
   try {
-    return await runKit(['conformance', '--target-cmd', target.command, ...passed], target.env);
+    // The reference implements the robustness profile (spec §14) and the optional capabilities of its control routes
+    // (harness/PROFILE.md, Capabilities; mounted by --conformance-control) and declares them, as any target would.
+    const declared = ['--declare', 'robustness=true', '--declare', 'capabilities=storeFaults,records'];
+    return await runKit(['conformance', '--target-cmd', target.command, ...declared, ...passed], target.env);
   } finally {
     await target.release();
   }

@@ -41,6 +41,20 @@ describe('mutants', () => {
     expect(output).toContain('/creditsRemaining must be integer');
   });
 
+  it('CR-4.6: a target whose handler also runs after a 402 fails on the handler-run counts, named as such', async () => {
+    const { code, output } = await conformance('handler-after-402', '@CR-5.1');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(['CR-1.1', 'CR-4.6']);
+    expect(output).toContain('although the request was not served');
+  });
+
+  it('CR-7.9, CR-7.13: a target that charges and then answers an error fails with "charged but not credited"', async () => {
+    const { code, output } = await conformance('charge-then-error', '@CR-7.13');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(expect.arrayContaining(['CR-7.9', 'CR-7.13']));
+    expect(output).toMatch(/charged but not credited: PaymentIntent pi_\w+ succeeded/);
+  });
+
   it('CR-7.3: a target deriving the clientId from the PaymentMethod id fails the identity scenarios', async () => {
     const { code, output } = await conformance('client-id-from-payment-method', '@CR-7.3');
     expect(code, output).toBe(1);

@@ -1,6 +1,7 @@
 // The text the reference server prints at start: URL, gated routes with prices, how to pay with a test card.
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { UNITS_PER_MAJOR } from '../protocol/constants.ts';
+import { RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';
 import type { ServerConfig } from './server-config.ts';
 import type { RunningServer } from './start-server.ts';
 
@@ -18,6 +19,7 @@ export function banner(config: ServerConfig, server: RunningServer): string {
     `listening on ${server.url}`,
     `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control: ${server.emulator.controlUrl})` : server.stripeApiUrl}`,
     ...(server.webhookUrl ? [`Stripe webhooks: POST ${server.webhookUrl}`] : []),
+    ...(server.storeFaults ? [`conformance control routes (never in production): ${STORE_FAULTS_PATH}, ${RECORDS_PATH}`] : []),
     'gated routes:',
   ];
   for (const route of server.gate.routes.values()) {

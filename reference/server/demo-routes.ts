@@ -1,6 +1,7 @@
-// The reference server's demo handlers: every route answers a small JSON body naming itself.
+// The reference server's demo handlers: every route answers a small JSON body naming itself and counts its runs.
 import type { PaymentResponse } from '../protocol/types.ts';
 import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
+import { HANDLED_PATH, type HandlerRuns } from './handler-runs.ts';
 
 /** The webhook endpoint an app mounts: the engine and its path. */
 export interface WebhookEndpoint {
@@ -32,4 +33,15 @@ export function demoBody(route: DemoRoute, payment: PaymentResponse | undefined)
     gated: route.gated,
     ...(payment ? { creditsRemaining: payment.creditsRemaining } : {}),
   };
+}
+
+/** Runs a demo route's handler: counts the run under the request's `conformance-request-id`, returns the body to answer. */
+export function runDemoHandler(route: DemoRoute, runs: HandlerRuns, requestId: string | readonly string[] | undefined, payment: PaymentResponse | undefined): Record<string, unknown> {
+  runs.record(requestId);
+  return demoBody(route, payment);
+}
+
+/** Whether the app mounts the handled route: always, unless a configured route already answers `GET` on its path. */
+export function mountsHandledRoute(routes: readonly DemoRoute[]): boolean {
+  return !routes.some((route) => route.path === HANDLED_PATH && (route.method === 'GET' || route.method === 'HEAD'));
 }

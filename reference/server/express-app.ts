@@ -1,13 +1,38 @@
-// The reference server on Express: the credit402 middleware in front of the demo routes.
+// The reference server on Express: the credit402 middleware in front of the demo routes, the handled route and the control routes.
 import express, { type Express } from 'express';
 import { credit402Middleware } from '../adapters/express.ts';
 import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { demoBody, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
-/** Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. */
-export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], webhook?: WebhookEndpoint): Express {
+/** Mounts the control routes; any body is read as text, which the control validates. */
+function mountControl(app: Express, control: ConformanceControl): void {
+  const text = express.text({ type: () => true, limit: CONTROL_BODY_LIMIT });
+  for (const path of [STORE_FAULTS_PATH, RECORDS_PATH]) {
+    app.all(path, text, (req, res, next) => {
+      const body = typeof req.body === 'string' && req.body !== '' ? req.body : undefined;
+      control.handle({ method: req.method, url: req.originalUrl, ...(body === undefined ? {} : { body }) }).then((answer) => {
+        res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
+      }, next);
+    });
+  }
+}
+
+/**
+ * Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
+ * count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance control
+ * routes are mounted too (only for conformance runs: they inject store faults).
+ */
+export function buildExpressApp(
+  gate: Gate,
+  routes: readonly DemoRoute[],
+  webhook?: WebhookEndpoint,
+  runs: HandlerRuns = new HandlerRuns(),
+  control?: ConformanceControl,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   // Route exactly as the gate matches (spec CR-4.9): no case folding, no trailing-slash tolerance.
@@ -19,8 +44,10 @@ export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], webhoo
     app.all(route.path, (req, res, next) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== route.method) return next();
-      res.json(demoBody(route, res.locals.credit402 as PaymentResponse | undefined));
+      res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined));
     });
   }
+  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
+  if (control) mountControl(app, control);
   return app;
 }

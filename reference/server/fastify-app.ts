@@ -1,12 +1,38 @@
-// The reference server on Fastify: the credit402 plugin in front of the demo routes.
-import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
+// The reference server on Fastify: the credit402 plugin in front of the demo routes, the handled route and the control routes.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import { credit402Fastify } from '../adapters/fastify.ts';
 import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import { demoBody, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
-/** Builds the Fastify app (not listening yet), with the webhook endpoint when `webhook` is given. */
-export async function buildFastifyApp(gate: Gate, routes: readonly DemoRoute[], webhook?: WebhookEndpoint): Promise<FastifyInstance> {
+/** Mounts the control routes in a scope of their own that takes any body as text, which the control validates. */
+async function mountControl(app: FastifyInstance, control: ConformanceControl): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = typeof request.body === 'string' ? request.body : undefined;
+      const answer = await control.handle({ method: request.method, url: request.url, ...(body === undefined ? {} : { body }) });
+      return reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
+    };
+    for (const url of [STORE_FAULTS_PATH, RECORDS_PATH]) scope.route({ method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], url, handler });
+  });
+}
+
+/**
+ * Builds the Fastify app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
+ * count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance control
+ * routes are mounted too (only for conformance runs: they inject store faults).
+ */
+export async function buildFastifyApp(
+  gate: Gate,
+  routes: readonly DemoRoute[],
+  webhook?: WebhookEndpoint,
+  runs: HandlerRuns = new HandlerRuns(),
+  control?: ConformanceControl,
+): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   await app.register(credit402Fastify, { gate });
   if (webhook) await app.register(credit402WebhookFastify, webhook);
@@ -14,8 +40,10 @@ export async function buildFastifyApp(gate: Gate, routes: readonly DemoRoute[], 
     app.route({
       method: route.method as HTTPMethods,
       url: route.path,
-      handler: async (request) => demoBody(route, request.credit402),
+      handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402),
     });
   }
+  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
+  if (control) await mountControl(app, control);
   return app;
 }

@@ -1,4 +1,4 @@
-// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--port N]`: the reference server's command line.
+// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--port N] [--conformance-control]`: the reference server's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { banner } from './banner.ts';
@@ -12,13 +12,16 @@ const USAGE = `usage: credit402 serve [options]
   --framework NAME   fastify | express
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
-  --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)`;
+  --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)
+  --conformance-control
+                     mount the conformance control routes (store faults, records): conformance runs only`;
 
 function overrides(values: Record<string, string | boolean | undefined>): Partial<ServerConfig> {
   const out: Partial<ServerConfig> = {};
   if (typeof values.port === 'string') out.port = Number(values.port);
   if (typeof values.host === 'string') out.host = values.host;
   if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
+  if (values['conformance-control'] === true) out.conformanceControl = true;
   if (values.framework === 'fastify' || values.framework === 'express') out.framework = values.framework;
   else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be fastify or express`);
   return out;
@@ -49,6 +52,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       port: { type: 'string' },
       host: { type: 'string' },
       'stripe-api': { type: 'string' },
+      'conformance-control': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });

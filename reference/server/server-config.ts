@@ -36,6 +36,11 @@ export interface ServerConfig {
   lockTtlMs?: number;
   /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
   refundOnHandlerError?: boolean;
+  /**
+   * Mounts the conformance control routes (store-fault injection, records; harness/PROFILE.md, Capabilities). For
+   * conformance runs only, never in production: anyone could make the store fail. Default false.
+   */
+  conformanceControl?: boolean;
 }
 
 const DEFAULTS_PATH = fileURLToPath(new URL('./default-config.json', import.meta.url));
@@ -81,6 +86,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.STRIPE_API_BASE) out.stripeApi = env.STRIPE_API_BASE;
   if (env.CREDIT402_SERVER_SECRET) out.serverSecret = env.CREDIT402_SERVER_SECRET;
   if (env.STRIPE_WEBHOOK_SECRET) out.stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET;
+  if (env.CREDIT402_CONFORMANCE_CONTROL !== undefined) out.conformanceControl = env.CREDIT402_CONFORMANCE_CONTROL;
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
   return out;
@@ -105,7 +111,16 @@ function check(config: Record<string, unknown>): ServerConfig {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');
   }
   checkWebhookPath(config);
+  checkConformanceControl(config);
   return config as unknown as ServerConfig;
+}
+
+function checkConformanceControl(config: Record<string, unknown>): void {
+  const value = config.conformanceControl;
+  if (value === undefined || typeof value === 'boolean') return;
+  if (value === 'true' || value === '1') config.conformanceControl = true;
+  else if (value === 'false' || value === '0' || value === '') config.conformanceControl = false;
+  else throw new Credit402ConfigError('ERR_SERVER_CONFIG', `conformanceControl (CREDIT402_CONFORMANCE_CONTROL) must be true or false, got ${String(value)}`);
 }
 
 function checkWebhookPath(config: Record<string, unknown>): void {

@@ -7,7 +7,10 @@ import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { StripeApiBase } from '../processor/stripe-processor.ts';
 import type { Store } from '../stores/store.ts';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { ConformanceControl, controlPathTaken } from './conformance-control.ts';
 import { trackInFlight } from './in-flight.ts';
+import { StoreFaults, withStoreFaults } from './store-faults.ts';
 import { buildStore } from './build-store.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
@@ -33,6 +36,8 @@ export interface RunningServer {
   emulator?: EmbeddedEmulator;
   /** URL of the webhook endpoint, when it is enabled. */
   webhookUrl?: string;
+  /** The store faults the control routes arm, when `conformanceControl` is on; the gate and webhooks see `store` behind them. */
+  storeFaults?: StoreFaults;
   close(): Promise<void>;
 }
 
@@ -42,17 +47,17 @@ function apiBase(url: string): StripeApiBase {
   return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
 }
 
-async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint | undefined): Promise<{ url: string; close(): Promise<void> }> {
+async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint | undefined, control: ConformanceControl | undefined): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   if (config.framework === 'fastify') {
     const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook);
+    const app = await buildFastifyApp(gate, routes, webhook, undefined, control);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
   const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
-  const app = buildExpressApp(gate, routes, webhook);
+  const app = buildExpressApp(gate, routes, webhook, undefined, control);
   const server: Server = await new Promise((resolve, reject) => {
     const started = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(started)));
   });
@@ -67,6 +72,8 @@ async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint
  * Starts the reference server described by `config`; `store` replaces the configured one (tests, fault
  * injection). The webhook endpoint is mounted when `stripeWebhookSecret` is set; with the embedded
  * emulator it is always mounted (with a generated secret unless one is set) and registered there.
+ * With `conformanceControl`, the gate and webhooks use the store behind {@link StoreFaults}, and the
+ * control routes (store faults, records) are mounted: for conformance runs only.
  */
 export async function startReferenceServer(config: ServerConfig, injected: { store?: Store } = {}): Promise<RunningServer> {
   // Only the framework, store driver and emulator in use are loaded.
@@ -77,12 +84,17 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
   const store = injected.store ?? (await buildStore(config.store));
   try {
+    const taken = config.conformanceControl ? controlPathTaken([...Object.keys(config.routes), ...config.freeRoutes]) : undefined;
+    if (taken) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `conformanceControl: a configured route already uses the control path ${taken}`);
+    const storeFaults = config.conformanceControl ? new StoreFaults() : undefined;
+    const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
+    const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
     const { gate, drain } = trackInFlight(createCredit402({
       stripeSecretKey: config.stripeSecretKey,
       stripePublishableKey: config.stripePublishableKey,
       serverSecret: config.serverSecret,
-      store,
+      store: engineStore,
       routes: config.routes,
       ...(config.serviceName ? { serviceName: config.serviceName } : {}),
       ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
@@ -99,12 +111,12 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       handler: createCredit402Webhooks({
         stripeSecretKey: config.stripeSecretKey,
         stripeWebhookSecret: secret,
-        store,
+        store: engineStore,
         ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
         ...stripeApi,
       }),
     };
-    const http = await listen(config, gate, webhook);
+    const http = await listen(config, gate, webhook, control);
     const webhookUrl = webhook ? `${http.url}${path}` : undefined;
     if (emulatorModule && emulator && webhookUrl && secret) await new emulatorModule.EmulatorControl(emulator.controlUrl).registerWebhook(webhookUrl, secret);
     return {
@@ -114,6 +126,7 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       stripeApiUrl,
       ...(emulator ? { emulator } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
+      ...(storeFaults ? { storeFaults } : {}),
       async close() {
         await http.close();
         await drain(5_000);

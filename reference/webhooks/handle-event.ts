@@ -35,9 +35,13 @@ export async function applyProcessorEvent(store: WebhookStore, event: ProcessorE
   }
 }
 
-/** Records `cents` (cumulative for the key) as units; the store caps what it takes at the credited top-up. */
+/**
+ * Records `cents` (cumulative for the key) as units; the store caps what it takes at the credited top-up. A charge
+ * or dispute whose `payment_intent` is absent, null or empty has no PaymentIntent: acknowledged, nothing changes
+ * (CR-14.4). The reversal is kept as a reversal entry of the store, not as a transaction record (CR-11.7, CR-14.11).
+ */
 async function reverse(store: WebhookStore, paymentIntentId: string | null, key: string, cents: number): Promise<WebhookOutcome> {
-  if (paymentIntentId === null) return { action: 'ignored', reason: 'the charge has no PaymentIntent' };
+  if (typeof paymentIntentId !== 'string' || paymentIntentId.length === 0) return { action: 'ignored', reason: 'the charge has no PaymentIntent' };
   if (cents <= 0) return { action: 'ignored', reason: 'no amount' };
   const result = await store.reverseTopUp({ paymentIntentId, key, amount: cents * UNITS_PER_MINOR });
   return { action: 'reversed', paymentIntentId, key, taken: result.taken, pending: result.clientId === null };

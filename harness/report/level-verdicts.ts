@@ -1,0 +1,64 @@
+// Per-level verdicts of a run: a target claims a level when every scenario of that level and the levels below passed.
+import { LEVELS, type Level } from './spec-requirements.ts';
+
+/** How one scenario ended, as the report counts it. */
+export interface ScenarioOutcome {
+  level: Level;
+  outcome: 'passed' | 'failed' | 'inconclusive' | 'not-run';
+  /** Levels of the IDs its failed checks named; empty when it passed. */
+  failedLevels: readonly Level[];
+}
+
+/** One level's line: scenarios of that level and below, and whether the target claims it. */
+export interface LevelVerdict {
+  level: Level;
+  /** Undefined when the level was not judged in this run. */
+  passed?: number;
+  total?: number;
+  inconclusive?: number;
+  claimed: boolean;
+  /** Why the level was not judged. */
+  note?: string;
+}
+
+const rank = (level: Level): number => LEVELS.indexOf(level);
+
+/** Counts scenario outcomes per level. */
+export class LevelVerdicts {
+  readonly #outcomes: ScenarioOutcome[] = [];
+
+  record(outcome: ScenarioOutcome): void {
+    this.#outcomes.push(outcome);
+  }
+
+  /** One verdict per level; levels above `runLevel` say why they were not judged. */
+  verdicts(runLevel: Level, robustDeclared: boolean): LevelVerdict[] {
+    let claimedBelow = true;
+    return LEVELS.map((level) => {
+      if (rank(level) > rank(runLevel)) {
+        claimedBelow = false;
+        const note = level === 'robust' && !robustDeclared ? 'not declared' : `not run (--level ${runLevel})`;
+        return { level, claimed: false, note };
+      }
+      const mine = this.#outcomes.filter((outcome) => rank(outcome.level) <= rank(level));
+      const judged = mine.filter((outcome) => outcome.outcome === 'passed' || outcome.outcome === 'failed');
+      const passed = judged.filter((outcome) => outcome.failedLevels.every((failed) => rank(failed) > rank(level))).length;
+      const inconclusive = mine.filter((outcome) => outcome.outcome === 'inconclusive').length;
+      const claimed = claimedBelow && judged.length > 0 && passed === judged.length && inconclusive === 0;
+      claimedBelow = claimed;
+      return { level, passed, total: judged.length, inconclusive, claimed };
+    });
+  }
+}
+
+/** `wire    120/120 scenarios passed: claimed` etc. */
+export function formatLevelVerdicts(verdicts: readonly LevelVerdict[]): string {
+  return verdicts
+    .map((verdict) => {
+      const name = verdict.level.padEnd(7);
+      if (verdict.total === undefined) return `${name}${verdict.note ?? 'not run'}`;
+      const inconclusive = verdict.inconclusive ? `, ${verdict.inconclusive} inconclusive` : '';
+      return `${name}${verdict.passed}/${verdict.total} scenarios passed${inconclusive}: ${verdict.claimed ? 'claimed' : 'not claimed'}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,82 @@
+// What a target declares about itself: service-defined values, the robustness profile, optional capabilities.
+
+/** Optional capabilities a target may offer through conformance-only control routes. */
+export const CAPABILITIES = ['storeFaults', 'records'] as const;
+
+/** One optional capability. */
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** The scenario tag that says a scenario needs a capability. */
+export const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records' };
+
+/** The capabilities a scenario's tags require. */
+export function requiredCapabilities(tags: readonly string[]): Capability[] {
+  return tags.map((tag) => CAPABILITY_TAGS[tag]).filter((capability): capability is Capability => capability !== undefined);
+}
+
+/** A target's declarations (`--declare key=value`, or a JSON file with the same keys). */
+export interface Declarations {
+  /** The service name in its PaymentIntent descriptions (seed: service-defined; profile default `credit402`). */
+  serviceName?: string;
+  /** The customer metadata key that holds the clientId (seed: service-defined; profile default `credit402_client_id`). */
+  customerMetadataKey?: string;
+  /** Whether it implements the robustness profile (spec §14). */
+  robustness?: boolean;
+  capabilities?: Capability[];
+}
+
+const KEYS = ['serviceName', 'customerMetadataKey', 'robustness', 'capabilities'] as const;
+
+/** A mistake in the declarations; the message names the key. */
+export class DeclarationError extends Error {
+  override name = 'DeclarationError';
+}
+
+function text(key: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(value)) {
+    throw new DeclarationError(`${key} must be 1 to 64 characters of A-Z a-z 0-9 _ . -; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function flag(key: string, value: unknown): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new DeclarationError(`${key} must be true or false; got ${JSON.stringify(value)}`);
+}
+
+function capabilities(value: unknown): Capability[] {
+  const list = typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : value;
+  if (!Array.isArray(list)) throw new DeclarationError(`capabilities must be a list of ${CAPABILITIES.join(', ')}`);
+  return list.map((item: unknown) => {
+    if (!(CAPABILITIES as readonly unknown[]).includes(item)) {
+      throw new DeclarationError(`unknown capability ${JSON.stringify(item)}; known: ${CAPABILITIES.join(', ')}`);
+    }
+    return item as Capability;
+  });
+}
+
+/** Validates declarations from a JSON object (values of `--declare` are strings and are accepted too). */
+export function parseDeclarations(value: unknown): Declarations {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DeclarationError('declarations must be a JSON object');
+  const record = value as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => !(KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new DeclarationError(`unknown declaration ${unknown.join(', ')}; known: ${KEYS.join(', ')}`);
+  return {
+    ...(record.serviceName !== undefined ? { serviceName: text('serviceName', record.serviceName) } : {}),
+    ...(record.customerMetadataKey !== undefined ? { customerMetadataKey: text('customerMetadataKey', record.customerMetadataKey) } : {}),
+    ...(record.robustness !== undefined ? { robustness: flag('robustness', record.robustness) } : {}),
+    ...(record.capabilities !== undefined ? { capabilities: capabilities(record.capabilities) } : {}),
+  };
+}
+
+/** Parses `key=value` items of `--declare`. */
+export function parseDeclareItems(items: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf('=');
+    if (at < 1) throw new DeclarationError(`--declare takes key=value; got ${JSON.stringify(item)}`);
+    record[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return record;
+}

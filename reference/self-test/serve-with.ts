@@ -1,0 +1,57 @@
+// Self-test targets with their own Stripe client: the reference gate and webhook endpoint with chosen SDK options, optionally without the payment lock.
+import { createGate } from '../gate/gate.ts';
+import type { Processor } from '../processor/processor.ts';
+import { StripeProcessor, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
+import { demoRoutes } from '../server/demo-routes.ts';
+import { buildFastifyApp } from '../server/fastify-app.ts';
+import { loadServerConfig } from '../server/server-config.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { createWebhookHandler, DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
+
+/** How the target differs from the reference. */
+export interface ServeWithOptions {
+  /** Stripe client options beyond the profile's: SDK retries, customer search quoting. */
+  stripe?: Pick<StripeProcessorOptions, 'maxNetworkRetries' | 'customerSearchQuote'>;
+  /** Doctors the processor of the payment path (see `wrapProcessor`). */
+  mutate?: (processor: Processor) => Processor;
+  /** false: a store without locks, so concurrent first payments of one card are not serialised (breaks CR-14.7). */
+  paymentLock?: boolean;
+}
+
+/**
+ * Starts a conformance target like `serveMutant` (profile from CREDIT402_PROFILE, PORT, STRIPE_API_BASE, a memory
+ * store, the reference's Fastify app), plus the webhook endpoint when the profile has a `stripeWebhookSecret`.
+ */
+export async function serveWith(name: string, options: ServeWithOptions): Promise<void> {
+  const profilePath = process.env.CREDIT402_PROFILE;
+  if (!profilePath) throw new Error(`${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
+  const config = loadServerConfig({ profilePath, env: process.env });
+  const api = new URL(config.stripeApi);
+  const stripe = new StripeProcessor({
+    secretKey: config.stripeSecretKey,
+    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+    ...(config.stripeWebhookSecret ? { webhookSecret: config.stripeWebhookSecret } : {}),
+    ...options.stripe,
+  });
+  const store = new MemoryStore();
+  // Instance properties shadowing the lock methods: the gate sees a store without locks and runs payments unserialised.
+  if (options.paymentLock === false) Object.defineProperties(store, { acquireLock: { value: undefined }, releaseLock: { value: undefined } });
+  const gate = createGate({
+    stripePublishableKey: config.stripePublishableKey,
+    serverSecret: config.serverSecret,
+    store,
+    routes: config.routes,
+    processor: options.mutate ? options.mutate(stripe) : stripe,
+    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
+  });
+  const webhook = config.stripeWebhookSecret
+    ? { path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH, handler: createWebhookHandler({ store, processor: stripe }) }
+    : undefined;
+  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes), webhook);
+  await app.listen({ host: config.host, port: config.port });
+  console.log(`${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);
+  const stop = (): void => void app.close().then(() => store.close()).finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

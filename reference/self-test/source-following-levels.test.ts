@@ -1,0 +1,49 @@
+// The kit judges a target that follows the stripe402 source fairly: wire claimed with 0 failures, strict failed only on the decisions it does not follow.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KIT_COMMAND, REPO_ROOT, targetCommand } from '../testing/kit.ts';
+
+const reports = mkdtempSync(join(tmpdir(), 'credit402-source-following-'));
+afterAll(() => rmSync(reports, { recursive: true, force: true }));
+
+/** What the source-following target declares: the service-defined values it uses. */
+const DECLARED = ['--declare', 'serviceName=stripe402', '--declare', 'customerMetadataKey=stripe402_client_id'];
+
+/** The strict decisions the target takes differently from credit402, and nothing else. */
+const DECISIONS_NOT_FOLLOWED = ['CR-3.4', 'CR-3.7', 'CR-3.8', 'CR-4.8', 'CR-13.2', 'CR-13.10', 'CR-13.13', 'CR-13.19', 'CR-13.33'];
+
+function kit(name: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
+  const [node = process.execPath, ...rest] = KIT_COMMAND;
+  const command = targetCommand('reference/self-test/source-following.ts');
+  const child = spawn(node, [...rest, 'conformance', '--target-cmd', command, '--emulator-port', '0', '--reports', join(reports, name), ...DECLARED, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+const failedRequirements = (output: string): string[] =>
+  [...(output.split('requirements failed:')[1] ?? '').matchAll(/^ {2}(CR-\d+\.\d+) \[(\w+)\]/gm)].map((match) => `${match[1]} ${match[2]}`);
+
+describe('a target that follows the stripe402 source and takes every open point its own way', () => {
+  it('claims the wire level with 0 failures', async () => {
+    const { code, output } = await kit('wire', '--level', 'wire');
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/^ {2}wire +(\d+)\/\1 scenarios passed: claimed$/m);
+    expect(output.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+  }, 120_000);
+
+  it('fails strict exactly on the decisions it does not follow, and still claims wire in the same run', async () => {
+    const { code, output } = await kit('strict');
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(DECISIONS_NOT_FOLLOWED.map((id) => `${id} strict`));
+    expect(output).toMatch(/^ {2}wire +(\d+)\/\1 scenarios passed: claimed$/m);
+    expect(output).toMatch(/^ {2}strict +\d+\/\d+ scenarios passed: not claimed$/m);
+  }, 120_000);
+});

@@ -1,0 +1,96 @@
+// A target that follows the stripe402 source and takes every point it leaves open differently from credit402: the reference gate, wrapped.
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { credit402Fastify } from '../adapters/fastify.ts';
+import type { GateDecision, GateRequest } from '../gate/decision.ts';
+import { createGate, type Gate } from '../gate/gate.ts';
+import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
+import { HEADERS } from '../protocol/constants.ts';
+import type { PaymentRequiredResponse } from '../protocol/types.ts';
+import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { buildStore } from '../server/build-store.ts';
+import { demoRoutes, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
+import type { ServerConfig } from '../server/server-config.ts';
+
+/** The service-defined values of this target (the stripe402 deployment's), whatever the profile says. */
+export const SOURCE_SERVICE_NAME = 'stripe402';
+export const SOURCE_METADATA_KEY = 'stripe402_client_id';
+
+/** A challenge without `resource.description`, `accepts[].description` and `message`. */
+function bareChallenge(decision: GateDecision): GateDecision {
+  if (decision.action !== 'respond' || decision.headers[HEADERS.PAYMENT_REQUIRED] === undefined) return decision;
+  const { message: _message, ...challenge } = decision.body as PaymentRequiredResponse;
+  const body: PaymentRequiredResponse = {
+    ...challenge,
+    resource: { url: challenge.resource.url },
+    accepts: challenge.accepts.map(({ description: _description, ...accept }) => accept),
+  };
+  return { ...decision, headers: { ...decision.headers, [HEADERS.PAYMENT_REQUIRED]: encodeBase64Json(body) }, body };
+}
+
+/** A payload whose `topUpAmount` is a number ≤ 0, re-encoded with 1 (below every minTopUp) so that step 5.1 rejects it. */
+function nonPositiveTopUp(header: GateRequest['paymentHeader']): { header: string; topUp: number } | undefined {
+  if (typeof header !== 'string') return undefined;
+  const decoded = decodeBase64Json(header.trim());
+  if (!decoded.ok || typeof decoded.value !== 'object' || decoded.value === null || Array.isArray(decoded.value)) return undefined;
+  const topUp = (decoded.value as { topUpAmount?: unknown }).topUpAmount;
+  if (typeof topUp !== 'number' || topUp > 0) return undefined;
+  return { header: encodeBase64Json({ ...decoded.value, topUpAmount: 1 }), topUp };
+}
+
+/** Wraps the reference gate: HEAD only by its own key, an empty header is absent, topUpAmount ≤ 0 is below the minimum, bare challenges. */
+export function sourceFollowingGate(gate: Gate): Gate {
+  return {
+    routes: gate.routes,
+    async handle(request) {
+      if (request.method === 'HEAD' && !gate.routes.has(`HEAD ${request.url.split(/[?#]/)[0]}`)) return { action: 'pass' };
+      const header = request.paymentHeader === '' ? undefined : request.paymentHeader;
+      const rewritten = nonPositiveTopUp(header);
+      const decision = bareChallenge(await gate.handle({ ...request, paymentHeader: rewritten?.header ?? header }));
+      if (rewritten === undefined || decision.action !== 'respond') return decision;
+      const body = decision.body as { errorCode?: string; error?: string };
+      if (body.errorCode !== 'top_up_below_minimum') return decision;
+      return { ...decision, body: { ...body, error: body.error?.replace(/^Top-up amount 1 units/, `Top-up amount ${rewritten.topUp} units`) } };
+    },
+  };
+}
+
+/** A running source-following target. */
+export interface RunningSourceFollowing {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the target on `config.host:config.port` with a memory store, talking to the Stripe API at `config.stripeApi`. */
+export async function startSourceFollowing(config: ServerConfig): Promise<RunningSourceFollowing> {
+  const api = new URL(config.stripeApi);
+  const processor = new StripeProcessor({
+    secretKey: config.stripeSecretKey,
+    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    customerMetadataKey: SOURCE_METADATA_KEY,
+    customerSearchQuote: 'double',
+    maxNetworkRetries: 2,
+  });
+  const store = await buildStore({ kind: 'memory' });
+  const gate = sourceFollowingGate(createGate({
+    stripePublishableKey: config.stripePublishableKey,
+    serverSecret: config.serverSecret,
+    store,
+    routes: config.routes,
+    processor,
+    serviceName: SOURCE_SERVICE_NAME,
+  }));
+  // The reference's Fastify app, except that without HEAD routes Fastify answers HEAD to a GET path 404 instead of running the GET handler.
+  const app = Fastify({ logger: false, exposeHeadRoutes: false });
+  await app.register(credit402Fastify, { gate });
+  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+  const runs = new HandlerRuns();
+  for (const route of routes) {
+    app.route({ method: route.method, url: route.path, handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402) });
+  }
+  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
+  await app.listen({ host: config.host, port: config.port });
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://${config.host}:${port}`, close: () => app.close().then(() => store.close()) };
+}

@@ -1,0 +1,51 @@
+// Unit tests for applying verified events: charges without a PaymentIntent, and reversals kept outside the transaction log.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import type { ProcessorEvent } from '../processor/processor.ts';
+import { normalizeStripeEvent } from '../processor/stripe-events.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { applyProcessorEvent } from './handle-event.ts';
+
+const CLIENT = 'd'.repeat(64);
+
+/** The two reversal events of Stripe's format, with `payment_intent` set to `value`, or removed when `value` is `'absent'`. */
+function reversals(value: unknown): ProcessorEvent[] {
+  const withPi = (object: Record<string, unknown>) => (value === 'absent' ? object : { ...object, payment_intent: value });
+  return [
+    normalizeStripeEvent({ id: 'evt_r', type: 'charge.refunded', data: { object: withPi({ id: 'ch_1', object: 'charge', amount_refunded: 500 }) } }),
+    normalizeStripeEvent({ id: 'evt_d', type: 'charge.dispute.created', data: { object: withPi({ id: 'dp_1', object: 'dispute', charge: 'ch_1', amount: 500 }) } }),
+  ];
+}
+
+describe('events of charges without a PaymentIntent (CR-14.4)', () => {
+  it.each([['absent'], [null], [''], [42], [{ id: null }], [{ id: '' }]])('CR-14.4 acknowledges a refund and a dispute whose payment_intent is %j and changes nothing', async (value) => {
+    const store = new MemoryStore();
+    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
+    const reverseTopUp = vi.spyOn(store, 'reverseTopUp');
+    for (const event of reversals(value)) {
+      expect(await applyProcessorEvent(store, event)).toEqual({ action: 'ignored', reason: 'the charge has no PaymentIntent' });
+    }
+    expect(reverseTopUp).not.toHaveBeenCalled();
+    expect(await store.getClient(CLIENT)).toMatchObject({ balance: 50_000, topUps: 1 });
+  });
+
+  it('CR-14.4 takes a refund and a dispute that name the PaymentIntent, as a string or an expanded object', async () => {
+    const store = new MemoryStore();
+    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
+    const [refund] = reversals('pi_1');
+    const [, dispute] = reversals({ id: 'pi_1', object: 'payment_intent' });
+    expect(await applyProcessorEvent(store, refund!)).toMatchObject({ action: 'reversed', taken: 50_000 });
+    expect(await applyProcessorEvent(store, dispute!)).toMatchObject({ action: 'reversed', taken: 0 });
+  });
+});
+
+describe('reversals are not transaction records (CR-11.7, CR-14.11)', () => {
+  it('CR-11.7 CR-14.11 a refund and a dispute append nothing to the transaction log, which keeps only topup and deduction', async () => {
+    const store = new MemoryStore();
+    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
+    await store.deductBalance(CLIENT, 500, { id: randomUUID(), type: 'deduction', clientId: CLIENT, amount: 500, createdAt: new Date().toISOString(), resource: 'GET /a' });
+    for (const event of reversals('pi_1')) await applyProcessorEvent(store, event);
+    expect(await store.getClient(CLIENT)).toMatchObject({ balance: -500 });
+    expect((await store.listTransactions?.(CLIENT))?.map((record) => record.type)).toEqual(['topup', 'deduction']);
+  });
+});
