@@ -84,7 +84,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
     And the handler did not run
     And no PaymentIntent was created
 
-  @CR-7.2 @CR-7.26 @CR-8.7 @CR-13.24
+  @CR-13.24
   Scenario: a payment method without a card fingerprint gives payment_failed before any customer or charge
     When I send the payment payload '{"paymentMethodId":"pm_usBankAccount"}' to "GET /api/weather"
     Then the answer is the payment error "payment_failed"

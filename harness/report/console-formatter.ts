@@ -117,8 +117,11 @@ export default class ConsoleFormatter extends Formatter {
     } else {
       this.#counts.failed++;
       const failure = this.#failure(attempt, judgedIds);
-      this.#verdicts.record({ ids: judgedIds, failedIds: failure.failedIds, outcome: 'failed' });
       const failedLevels = [...failure.failedIds.map((id) => levelOfIds([id], this.#levelMap)), ...(failure.unattributed ? [level] : [])];
+      // Checks below the lowest failed level all ran (failures above the scenario's level are deferred): their IDs passed.
+      const lowest = Math.min(...failedLevels.map((failed) => LEVELS.indexOf(failed)));
+      const passedIds = judgedIds.filter((id) => !failure.failedIds.includes(id) && LEVELS.indexOf(this.#levelMap.get(id) ?? 'strict') < lowest);
+      this.#verdicts.record({ ids: judgedIds, failedIds: failure.failedIds, passedIds, outcome: 'failed' });
       this.#levelVerdicts.record({ level, outcome: 'failed', failedLevels });
       this.#progress.clear();
       this.log(`\n${formatFailure(failure, this.#counts.failed)}`);

@@ -61,14 +61,16 @@ describe('requirement verdicts', () => {
     verdicts.record({ ids: ['CR-7.14'], failedIds: [], outcome: 'passed' });
     verdicts.record({ ids: ['CR-5.5'], failedIds: ['CR-13.13'], outcome: 'failed' });
     verdicts.record({ ids: ['CR-7.3'], failedIds: [], outcome: 'inconclusive' });
+    verdicts.record({ ids: ['CR-7.3', 'CR-5.5'], failedIds: ['CR-13.13'], passedIds: ['CR-5.5'], outcome: 'failed' });
+    expect(verdicts.all().find((verdict) => verdict.id === 'CR-5.5')).toMatchObject({ passed: 1, notReached: 1 });
     expect(verdicts.failed().map((verdict) => verdict.id)).toEqual(['CR-1.3', 'CR-13.13']);
     expect(verdicts.all().find((verdict) => verdict.id === 'CR-7.14')).toMatchObject({ passed: 1, notReached: 1, failed: 0 });
-    expect(requirementCounts(verdicts.all(), 'wire')).toBe('1 passed, 1 failed, 1 not reached, 1 inconclusive');
+    expect(requirementCounts(verdicts.all(), 'wire')).toBe('2 passed, 1 failed, 1 not reached');
     expect(formatFailedRequirements(verdicts.failed(), new Map([['CR-13.13', 'Insufficient-credits message']]), verdicts.all().length)).toBe(
       [
         'requirements failed: 2 of 5 judged',
         '  CR-1.3 [wire]                                   fail (1 of 1 scenarios failed)',
-        '  CR-13.13 [strict] Insufficient-credits message  fail (1 of 1 scenarios failed)',
+        '  CR-13.13 [strict] Insufficient-credits message  fail (2 of 2 scenarios failed)',
         '',
       ].join('\n'),
     );

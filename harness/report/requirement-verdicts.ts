@@ -22,6 +22,8 @@ export interface ScenarioIds {
   ids: readonly string[];
   /** The IDs its failed checks named (may include IDs it is not tagged with); empty when it passed. */
   failedIds: readonly string[];
+  /** Of a failed scenario, the IDs whose checks all ran and passed (the failures were above their level). */
+  passedIds?: readonly string[];
   outcome: 'passed' | 'failed' | 'inconclusive';
 }
 
@@ -43,13 +45,13 @@ export class RequirementVerdicts {
     return verdict;
   }
 
-  record({ ids, failedIds, outcome }: ScenarioIds): void {
+  record({ ids, failedIds, passedIds = [], outcome }: ScenarioIds): void {
     if (outcome === 'inconclusive') {
       for (const id of ids) this.#verdict(id).inconclusive++;
       return;
     }
     for (const id of failedIds) this.#verdict(id).failed++;
-    for (const id of ids) if (!failedIds.includes(id)) this.#verdict(id)[outcome === 'passed' ? 'passed' : 'notReached']++;
+    for (const id of ids) if (!failedIds.includes(id)) this.#verdict(id)[outcome === 'passed' || passedIds.includes(id) ? 'passed' : 'notReached']++;
   }
 
   /** Every ID seen, in numeric order. */
