@@ -1,4 +1,4 @@
-// Charges: the `ch_…` created by each payment attempt (succeeded, failed or pending), and GET /v1/charges/:id.
+// Charges: the `ch_…` created by each payment attempt (succeeded, failed or pending), GET /v1/charges/:id and GET /v1/disputes/:id.
 import { resourceMissing } from './errors.ts';
 import { expandObject } from './expand.ts';
 import { newId, unixNow } from './ids.ts';
@@ -50,6 +50,41 @@ export function createCharge(state: EmulatorState, intent: PaymentIntent, method
   return charge;
 }
 
+/**
+ * A succeeded, captured charge without a PaymentIntent, as the legacy Charges API creates them (`payment_intent: null`);
+ * for tests of refunds and disputes of such charges. No event is emitted (Stripe emits `charge.succeeded`, which the
+ * emulator does not model).
+ */
+export function createChargeWithoutPaymentIntent(state: EmulatorState, method: PaymentMethod, amount: number, currency: string): Charge {
+  const charge: Charge = {
+    id: newId(method.type === 'card' ? 'ch' : 'py'),
+    object: 'charge',
+    amount,
+    amount_captured: amount,
+    amount_refunded: 0,
+    billing_details: structuredClone(method.billing_details),
+    captured: true,
+    created: unixNow(),
+    currency,
+    customer: method.customer,
+    description: null,
+    disputed: false,
+    failure_code: null,
+    failure_message: null,
+    livemode: false,
+    metadata: {},
+    outcome: outcomeOf({ kind: 'succeeded', captured: true }),
+    paid: true,
+    payment_intent: null,
+    payment_method: method.id,
+    receipt_email: null,
+    refunded: false,
+    status: 'succeeded',
+  };
+  state.store.charges.set(charge.id, charge);
+  return charge;
+}
+
 export const chargeRoutes: ApiRoute[] = [
   {
     method: 'GET',
@@ -59,6 +94,16 @@ export const chargeRoutes: ApiRoute[] = [
       const charge = state.store.charges.get(req.pathParams.id ?? '');
       if (!charge) throw resourceMissing('charge', req.pathParams.id ?? '');
       return expandObject(charge, p.expand, (id) => state.store.find(id));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/disputes/:id',
+    handle(req, state) {
+      const p = parseWith(req.params, { expand: list(string()) });
+      const dispute = state.store.disputes.get(req.pathParams.id ?? '');
+      if (!dispute) throw resourceMissing('dispute', req.pathParams.id ?? '');
+      return expandObject(dispute, p.expand, (id) => state.store.find(id));
     },
   },
 ];

@@ -13,7 +13,9 @@ export class EmulatorState {
   readonly journal = new Journal();
   readonly faults = new FaultInjector();
   readonly idempotency = new IdempotencyStore();
-  readonly webhooks = new WebhookDispatcher();
+  /** Payment methods whose events are recorded but not delivered until redelivered (`POST /_emulator/webhooks/hold`). */
+  readonly heldPaymentMethods = new Set<string>();
+  readonly webhooks = new WebhookDispatcher((object) => this.#paymentMethodHeld(object));
 
   searchLagMs: number;
   /** API requests whose body is still being read (in flight, not journaled yet). */
@@ -33,7 +35,16 @@ export class EmulatorState {
     this.faults.reset();
     this.idempotency.clear();
     this.webhooks.clear();
+    this.heldPaymentMethods.clear();
     this.searchLagMs = this.initialSearchLagMs;
+  }
+
+  /** Whether the payment method behind a PaymentIntent, charge or dispute is held. */
+  #paymentMethodHeld(object: StripeEvent['data']['object']): boolean {
+    if (this.heldPaymentMethods.size === 0) return false;
+    const charge = object.object === 'dispute' ? this.store.charges.get(object.charge) : undefined;
+    const method = object.object === 'dispute' ? charge?.payment_method : object.payment_method;
+    return typeof method === 'string' && this.heldPaymentMethods.has(method);
   }
 }
 

@@ -11,6 +11,10 @@ import type {
   RefundResult,
   WebhookEndpointInfo,
 } from './control-types.ts';
+import type { Charge } from './objects.ts';
+
+/** The control collection an id belongs to: charges (`ch_…`, `py_…`) or PaymentIntents. */
+const collection = (id: string): string => (/^(ch|py)_/.test(id) ? 'charges' : 'payment_intents');
 
 /** Drives one emulator through its control URL (`RunningEmulator.controlUrl`). */
 export class EmulatorControl {
@@ -97,14 +101,24 @@ export class EmulatorControl {
     return this.#call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`);
   }
 
-  /** Refunds a succeeded PaymentIntent (all that is left by default); emits `charge.refunded`. */
-  refund(paymentIntentId: string, amount?: number): Promise<RefundResult> {
-    return this.#call('POST', `/payment_intents/${encodeURIComponent(paymentIntentId)}/refund`, amount === undefined ? {} : { amount });
+  /** Refunds a succeeded PaymentIntent, or a charge (`ch_…`), all that is left by default; emits `charge.refunded`. */
+  refund(id: string, amount?: number): Promise<RefundResult> {
+    return this.#call('POST', `/${collection(id)}/${encodeURIComponent(id)}/refund`, amount === undefined ? {} : { amount });
   }
 
-  /** Disputes a succeeded PaymentIntent's charge; emits `charge.dispute.created`. */
-  dispute(paymentIntentId: string): Promise<DisputeResult> {
-    return this.#call('POST', `/payment_intents/${encodeURIComponent(paymentIntentId)}/dispute`, {});
+  /** Disputes a succeeded PaymentIntent's charge, or a charge (`ch_…`), for all that is not refunded by default; emits `charge.dispute.created`. */
+  dispute(id: string, options: { amount?: number; reason?: string } = {}): Promise<DisputeResult> {
+    return this.#call('POST', `/${collection(id)}/${encodeURIComponent(id)}/dispute`, options);
+  }
+
+  /** Creates a succeeded charge without a PaymentIntent (as the legacy Charges API does); emits no event. */
+  createCharge(charge: { paymentMethod: string; amount: number; currency?: string }): Promise<Charge> {
+    return this.#call('POST', '/charges', { payment_method: charge.paymentMethod, amount: charge.amount, ...(charge.currency ? { currency: charge.currency } : {}) });
+  }
+
+  /** Holds the events about `paymentMethodId`'s PaymentIntents, charges and disputes: recorded, delivered only by `redeliver`. */
+  async holdEvents(paymentMethodId: string): Promise<void> {
+    await this.#call('POST', '/webhooks/hold', { payment_method: paymentMethodId });
   }
 
   /** Events, oldest first, with their delivery attempts. */

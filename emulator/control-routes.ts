@@ -1,7 +1,9 @@
-// The control API under /_emulator: journal, in-flight requests, faults, search lag, reset, webhooks, events, refunds and disputes.
+// The control API under /_emulator: journal, in-flight requests, faults, search lag, reset, webhooks (secrets never read back),
+// held events, events, charges without a PaymentIntent, refunds and disputes.
 import { ControlError } from './errors.ts';
 import { parseFaultSpec } from './faults.ts';
 import { readBody, sendJson } from './http-io.ts';
+import { createChargeWithoutPaymentIntent } from './charges.ts';
 import { disputePaymentIntent, refundPaymentIntent } from './refunds-disputes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from './context.ts';
@@ -94,6 +96,15 @@ const ROUTES: readonly ControlRoute[] = [
       return state.webhooks.register(body.url, body.secret);
     },
   },
+  {
+    method: 'POST',
+    path: /^\/webhooks\/hold$/,
+    handle: (state, body) => {
+      if (typeof body.payment_method !== 'string' || body.payment_method === '') throw new ControlError(400, 'payment_method must be a non-empty string');
+      state.heldPaymentMethods.add(body.payment_method);
+      return { held: [...state.heldPaymentMethods] };
+    },
+  },
   { method: 'GET', path: /^\/events$/, handle: (state) => state.webhooks.list() },
   {
     method: 'POST',
@@ -106,7 +117,18 @@ const ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
-    path: /^\/payment_intents\/([^/]+)\/refund$/,
+    path: /^\/charges$/,
+    handle: (state, body) => {
+      const method = typeof body.payment_method === 'string' ? state.store.paymentMethods.get(body.payment_method) : undefined;
+      if (!method) throw new ControlError(400, 'payment_method must name an existing payment method');
+      if (!Number.isInteger(body.amount) || (body.amount as number) < 1) throw new ControlError(400, 'amount must be a positive integer');
+      if (body.currency !== undefined && (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency))) throw new ControlError(400, 'currency must be a lowercase ISO code');
+      return createChargeWithoutPaymentIntent(state, method, body.amount as number, (body.currency as string | undefined) ?? 'usd');
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/(?:payment_intents|charges)\/([^/]+)\/refund$/,
     handle: (state, body, [, id = '']) => {
       if (body.amount !== undefined && typeof body.amount !== 'number') throw new ControlError(400, 'amount must be a positive integer');
       return refundPaymentIntent(state, id, body.amount);
@@ -114,10 +136,11 @@ const ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
-    path: /^\/payment_intents\/([^/]+)\/dispute$/,
+    path: /^\/(?:payment_intents|charges)\/([^/]+)\/dispute$/,
     handle: (state, body, [, id = '']) => {
       if (body.reason !== undefined && typeof body.reason !== 'string') throw new ControlError(400, 'reason must be a string');
-      return disputePaymentIntent(state, id, body.reason);
+      if (body.amount !== undefined && typeof body.amount !== 'number') throw new ControlError(400, 'amount must be a positive integer');
+      return disputePaymentIntent(state, id, body.reason, body.amount);
     },
   },
 ];

@@ -82,10 +82,10 @@ export interface ActiveFault extends FaultSpec {
   active: boolean;
 }
 
+/** A registered webhook endpoint. Its signing secret is never handed out: whoever has it can forge events. */
 export interface WebhookEndpointInfo {
   id: string;
   url: string;
-  secret: string;
 }
 
 /** One POST of an event to one endpoint. */
@@ -102,6 +102,8 @@ export interface DeliveryAttempt {
 export interface EventRecord {
   event: StripeEvent;
   attempts: DeliveryAttempt[];
+  /** True when the event is about a payment method whose events are held: delivered only when redelivered. */
+  held?: true;
 }
 
 export interface RefundResult {

@@ -82,17 +82,17 @@ export type Charge = Pick<
   | 'receipt_email'
   | 'refunded'
   | 'status'
-> & { customer: string | null; payment_intent: string; payment_method: string };
+> & { customer: string | null; payment_intent: string | null; payment_method: string };
 
 export type Refund = Pick<
   Stripe.Refund,
   'id' | 'object' | 'amount' | 'created' | 'currency' | 'metadata' | 'reason' | 'receipt_number' | 'status'
-> & { charge: string; payment_intent: string };
+> & { charge: string; payment_intent: string | null };
 
 export type Dispute = Pick<
   Stripe.Dispute,
   'id' | 'object' | 'amount' | 'created' | 'currency' | 'is_charge_refundable' | 'livemode' | 'metadata' | 'reason' | 'status'
-> & { charge: string; payment_intent: string };
+> & { charge: string; payment_intent: string | null };
 
 /** Event types the emulator emits. */
 export type EventType = 'payment_intent.succeeded' | 'payment_intent.payment_failed' | 'charge.refunded' | 'charge.dispute.created';

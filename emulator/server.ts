@@ -1,4 +1,4 @@
-// The HTTP server: sends /_emulator to the control API and everything else to the Stripe API, and tracks sockets.
+// The HTTP server: sends /_emulator to the control API (when it is on) and everything else to the Stripe API, and tracks sockets.
 import { createServer } from 'node:http';
 import { handleApiRequest } from './api-handler.ts';
 import { handleControlRequest } from './control-routes.ts';
@@ -15,11 +15,16 @@ export interface EmulatorServer {
   destroy(): Promise<void>;
 }
 
-export function createEmulatorServer(state: EmulatorState): EmulatorServer {
+/**
+ * The emulator's HTTP server. Without `controlApi` (default on), `/_emulator` is an unknown Stripe URL like any other:
+ * nothing can inspect the journal, inject faults or register webhooks over HTTP.
+ */
+export function createEmulatorServer(state: EmulatorState, options: { controlApi?: boolean } = {}): EmulatorServer {
+  const controlApi = options.controlApi ?? true;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const isControl = path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+    const isControl = controlApi && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`));
     const handled = isControl ? handleControlRequest(state, req, res) : handleApiRequest(state, req, res);
     handled.catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

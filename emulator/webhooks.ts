@@ -14,21 +14,36 @@ export function signPayload(payload: string, secret: string, timestamp = unixNow
   return `t=${timestamp},v1=${signature}`;
 }
 
+/** An endpoint with its signing secret, which stays inside the emulator. */
+interface WebhookEndpoint extends WebhookEndpointInfo {
+  secret: string;
+}
+
+/** Whether an event about `object` is held: recorded, but delivered only when redelivered. */
+export type HoldPredicate = (object: StripeEvent['data']['object']) => boolean;
+
 /** Keeps events and delivers each one, in creation order per endpoint, without delaying API answers. */
 export class WebhookDispatcher {
-  readonly #endpoints: WebhookEndpointInfo[] = [];
+  readonly #endpoints: WebhookEndpoint[] = [];
+  readonly #isHeld: HoldPredicate;
   readonly #records = new Map<string, EventRecord>();
   readonly #queues = new Map<string, Promise<unknown>>();
   #abort = new AbortController();
 
+  constructor(isHeld: HoldPredicate = () => false) {
+    this.#isHeld = isHeld;
+  }
+
+  /** Adds an endpoint; its events are signed with `secret`, which is never returned. */
   register(url: string, secret: string): WebhookEndpointInfo {
     const endpoint = { id: newId('we'), url, secret };
     this.#endpoints.push(endpoint);
-    return endpoint;
+    return { id: endpoint.id, url };
   }
 
+  /** The endpoints, without their secrets. */
   endpoints(): WebhookEndpointInfo[] {
-    return [...this.#endpoints];
+    return this.#endpoints.map(({ id, url }) => ({ id, url }));
   }
 
   /** Creates an event with a snapshot of `object` and schedules its delivery. */
@@ -44,9 +59,10 @@ export class WebhookDispatcher {
       request,
       type,
     };
-    const record: EventRecord = { event, attempts: [] };
+    const held = this.#isHeld(object);
+    const record: EventRecord = { event, attempts: [], ...(held ? { held: true as const } : {}) };
     this.#records.set(event.id, record);
-    for (const endpoint of this.#endpoints) void this.#enqueue(record, endpoint, new Set());
+    if (!held) for (const endpoint of this.#endpoints) void this.#enqueue(record, endpoint, new Set());
     return event;
   }
 
@@ -77,14 +93,14 @@ export class WebhookDispatcher {
     this.#queues.clear();
   }
 
-  #enqueue(record: EventRecord, endpoint: WebhookEndpointInfo, collect: Set<DeliveryAttempt>): Promise<void> {
+  #enqueue(record: EventRecord, endpoint: WebhookEndpoint, collect: Set<DeliveryAttempt>): Promise<void> {
     const previous = this.#queues.get(endpoint.id) ?? Promise.resolve();
     const next = previous.then(() => this.#deliver(record, endpoint, collect));
     this.#queues.set(endpoint.id, next);
     return next;
   }
 
-  async #deliver(record: EventRecord, endpoint: WebhookEndpointInfo, collect: Set<DeliveryAttempt>): Promise<void> {
+  async #deliver(record: EventRecord, endpoint: WebhookEndpoint, collect: Set<DeliveryAttempt>): Promise<void> {
     const signal = this.#abort.signal;
     if (signal.aborted) return;
     const payload = JSON.stringify(record.event, null, 2);

@@ -242,3 +242,12 @@ Feature: Headers and encoding (spec §3)
     And no request reached the processor
     When I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 9500
+
+  @CR-3.13 @CR-13.39
+  Scenario: every answer to a gated request is private: not stored, and varying on the payment header
+    Given a new card
+    When I request "GET /api/weather" without a payment header
+    And I send the payment header "YWJj" to "GET /api/weather"
+    And I pay for "GET /api/weather" with the card
+    And I spend with the clientId on "GET /api/weather"
+    Then every answer to a gated request in this scenario carries Cache-Control no-store and Vary payment

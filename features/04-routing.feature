@@ -134,3 +134,50 @@ Feature: Routing (spec §4)
     And creditsRemaining is 9500
     And the clientId is the HMAC of the card's fingerprint
     And no request reached the processor
+
+  # The routing corpus: every row sends each of its targets raw (as the request target, nothing normalised by the kit),
+  # first without a payment and then spending from a funded client's balance, and reads the balance after each one.
+  # Whatever a target reads a variant as, no gated handler may answer it unpaid, and a price may only be deducted
+  # together with the answer of the gated handler it pays for. In these tables `\\` is one backslash.
+  @CR-4.9 @CR-4.10 @CR-13.25
+  Scenario Outline: routing corpus, <variants>: the gate and the router agree
+    Given a client with a balance of 1000000 units
+    When I send <method> <header> to each target unpaid, then spending the clientId: <targets>
+    Then no gated handler answered unpaid, and every deducted price came with its handler's answer
+    And every variant was <verdict>
+
+    Examples:
+      | variants                       | method  | header                               | verdict                                 | targets |
+      | backslashes                    | GET     |                                      | refused as ambiguous                    | /api\\weather /api\\weather#x /api\\weather?city=Oslo# /api/weather\\ /api\\/weather /%61pi\\weather#x /api\\%77eather /api\\nodesc# /api\\weather?x=\\# |
+      | backslashes in absolute forms  | GET     |                                      | refused as ambiguous                    | http://x/api\\weather https://x/api\\weather?city=Oslo http://x/api\\weather#x HTTP://x/api\\weather |
+      | backslashes                    | POST    |                                      | refused as ambiguous                    | /api\\translate# /api\\translate /api\\translate?to=fr# http://x/api\\translate |
+      | backslashes                    | HEAD    |                                      | refused as ambiguous                    | /api\\weather# /api\\weather |
+      | fragments                      | GET     |                                      | refused as ambiguous                    | /api/weather# /api/weather#x /api/weather#/ /api#/weather /api/weather?city=Oslo#x /api/weather?# /api/%77eather#x http://x/api/weather#x /api/nodesc# |
+      | fragments                      | POST    |                                      | refused as ambiguous                    | /api/translate# /api/translate#x |
+      | absolute forms, other schemes  | GET     |                                      | refused as ambiguous                    | ftp://x/api/weather ws://x/api/weather wss://x/api/weather file://x/api/weather httpx://x/api/weather gopher://x/api/weather h://x/api/weather ftp://x/api/nodesc |
+      | absolute forms, other schemes  | POST    |                                      | refused as ambiguous                    | ftp://x/api/translate ws://x/api/translate |
+      | absolute forms without a host  | GET     |                                      | refused as ambiguous                    | http:///api/weather https:///api/weather?city=Oslo |
+      | dot segments                   | GET     |                                      | refused as ambiguous                    | /api/./weather /api/x/../weather /./api/weather /api/weather/. /api/weather/x/.. /api/%2e/weather /api/%2E%2E/api/weather /api/.%2e/api/weather /api/x/%2e%2e/weather http://x/api/../api/weather /api/weather/.. |
+      | dot segments                   | POST    |                                      | refused as ambiguous                    | /api/./translate /api/x/../translate |
+      | absolute forms, http(s)        | GET     |                                      | gated as the route it names             | http://x/api/weather https://x/api/weather HTTP://x/api/weather HtTpS://x/api/weather?city=Oslo http://x:80/api/weather http://user@x/api/weather http://127.0.0.1/api/weather http://[::1]/api/weather http://x/api/%77eather http://x/api/nodesc |
+      | absolute forms, http(s)        | POST    |                                      | gated as the route it names             | http://x/api/translate https://x/api/translate?to=fr |
+      | absolute forms, http(s)        | HEAD    |                                      | gated as the route it names             | http://x/api/weather HTTPS://x/api/weather |
+      | absolute forms, other paths    | GET     |                                      | free                                    | http://x/api/weather/ http://x//api/weather http://x/API/weather http://x http://x?/api/weather http://x/api%2Fweather http://x/api/%57eather |
+      | unreserved percent-encodings   | GET     |                                      | gated as the route it names             | /api/%77eather /api/we%61ther /%61pi/weather /%61%70%69/%77%65%61%74%68%65%72 /api/weath%65r?city=Oslo /api/%6Eodesc /api/nodes%63?x=%2F |
+      | unreserved percent-encodings   | POST    |                                      | gated as the route it names             | /api/tr%61nslate /%61pi/translate?to=%2F |
+      | unreserved percent-encodings   | HEAD    |                                      | gated as the route it names             | /api/%77eather /%61pi/weather |
+      | other percent-encodings        | GET     |                                      | free                                    | /api/%57eather /api%2Fweather /api%2fweather /api/weather%2F /api/weather%3F /api/weather%23 /api/weather%20 /api/weather%00 /api/%2577eather /api/%5Cweather /api%5Cweather /api/weather% /api/weather%zz /api/%u0077eather /api/weather%2e /api/weather%7E |
+      | slashes                        | GET     |                                      | free                                    | //api/weather /api//weather ///api/weather /api/weather/ /api/weather// //api//weather/ /api/weather/%2F |
+      | case                           | GET     |                                      | free                                    | /API/weather /api/Weather /API/WEATHER /api/weatheR /Api/Weather /api/NODESC |
+      | case                           | POST    |                                      | free                                    | /API/translate /api/Translate |
+      | other methods                  | PUT     |                                      | free                                    | /api/weather /api/translate /api/nodesc |
+      | other methods                  | DELETE  |                                      | free                                    | /api/weather /api/translate |
+      | other methods                  | PATCH   |                                      | free                                    | /api/weather /api/translate |
+      | other methods                  | OPTIONS |                                      | free                                    | /api/weather /api/translate * |
+      | other methods                  | GET     |                                      | free                                    | /api/translate /api/weather;x=1 /api/weather; /api;/weather /api/weather.json /api/weathe /api/weather. /api/weather~ |
+      | other methods                  | POST    |                                      | free                                    | /api/weather /api/nodesc /api/weather?_method=GET |
+      | method overrides               | POST    | with "X-HTTP-Method-Override: GET"   | gated or free, as the method is read    | /api/weather /api/weather?_method=GET /api/nodesc |
+      | method overrides               | POST    | with "X-HTTP-Method: GET"            | gated or free, as the method is read    | /api/weather /api/nodesc |
+      | method overrides               | POST    | with "X-Method-Override: GET"        | gated or free, as the method is read    | /api/weather |
+      | method overrides               | GET     | with "X-HTTP-Method-Override: POST"  | gated or free, as the method is read    | /api/weather /api/translate /api/nodesc |
+      | method overrides               | PUT     | with "X-HTTP-Method-Override: POST"  | gated or free, as the method is read    | /api/translate /api/weather |

@@ -2,7 +2,8 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   Every payment error is a 402 whose JSON body has exactly success false, creditsRemaining 0,
   clientId "", a message in `error` and a code in `errorCode`, and no protocol header. Card errors are
   `card_declined` with the processor's message verbatim; every other processor failure is
-  `payment_failed`. Nothing is credited and the handler does not run.
+  `payment_failed`, with `Payment processing failed` rather than the processor's message (strict,
+  CR-13.37). Nothing is credited and the handler does not run.
 
   @CR-7.20 @CR-8.1 @CR-8.3 @CR-8.6 @CR-13.24 @shared-card
   Scenario Outline: a card that is <outcome> is card_declined with the processor's message
@@ -56,21 +57,21 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
       | resets the connection of |
       | times out                |
 
-  @faults @CR-7.20 @CR-8.7
-  Scenario: a processor error on the PaymentIntent is passed on with the processor's message
+  @faults @CR-7.20 @CR-8.7 @CR-13.37
+  Scenario: a processor error on the PaymentIntent gives payment_failed with the fixed message, not the processor's
     Given a new card
     And the processor answers 500 to every PaymentIntent creation for the card until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
-    And the error message is the processor's message
+    And the error message is "Payment processing failed", not the processor's message, where CR-13.37 overrides the source
 
-  @faults @CR-7.2 @CR-7.20 @CR-7.26 @CR-8.7
+  @faults @CR-7.2 @CR-7.20 @CR-7.26 @CR-8.7 @CR-13.37
   Scenario: a processor error while retrieving the payment method stops before any customer or charge
     Given a new card
     And the processor answers 500 to every retrieval of the card until the target answers
     When I pay for "GET /api/weather" with the card
     Then the answer is the payment error "payment_failed"
-    And the error message is the processor's message
+    And the error message is "Payment processing failed", not the processor's message, where CR-13.37 overrides the source
     And the handler did not run
     And the processor made no customer request
     And no PaymentIntent was created
@@ -92,11 +93,29 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
     And the processor made no customer request
     And no PaymentIntent was created
 
-  @CR-7.2 @CR-7.26 @CR-8.7 @CR-13.24
-  Scenario: an unknown payment method gives payment_failed with the processor's message
+  @CR-7.2 @CR-7.26 @CR-8.7 @CR-13.24 @CR-13.37
+  Scenario: an unknown payment method gives payment_failed with the fixed message, not the processor's
     When I send the payment payload '{"paymentMethodId":"$unknownPaymentMethod"}' to "GET /api/weather"
     Then the answer is the payment error "payment_failed"
-    And the error message is the processor's message
+    And the error message is "Payment processing failed", not the processor's message, where CR-13.37 overrides the source
     And the handler did not run
     And the processor made no customer request
     And no PaymentIntent was created
+
+  @CR-7.27 @CR-13.37
+  Scenario Outline: a paymentMethodId that is not a PaymentMethod id (<shape>) is invalid_payment naming it and never reaches the processor
+    Given a new card
+    When I send the payment payload '{"paymentMethodId":"<value>"}' to "GET /api/weather"
+    Then the answer is the payment error "invalid_payment" naming "paymentMethodId", where CR-7.27 overrides the source's "payment_failed"
+    And the handler did not run
+    And no request reached the processor
+    When I spend with the clientId on "GET /api/nodesc"
+    Then the response is the insufficient-credits challenge for "GET /api/nodesc"
+
+    Examples:
+      | shape                    | value |
+      | a path                   | .. |
+      | a path after pm_         | pm_../x |
+      | the card's id and a path | $card/.. |
+      | a space                  | $card x |
+      | 300 characters           | pm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa |

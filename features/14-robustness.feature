@@ -2,9 +2,11 @@
 Feature: Robustness profile: money settled by processor events (spec §14)
   A target that declares the robustness profile answers POST <webhookPath> itself. The emulator delivers its
   events (`payment_intent.succeeded`, `charge.refunded`, `charge.dispute.created`) there, signed with the
-  profile's stripeWebhookSecret; the harness also builds and signs events itself, to choose their order
-  and their signatures. Balances are read by spending with the clientId. Targets without the profile run
-  with --tags "not @robustness".
+  profile's stripeWebhookSecret; the harness also signs and delivers events itself, to choose their order
+  and their signatures: events about objects it made at the processor (their deliveries held at the
+  emulator), since the target acts on the objects it retrieves, not on the event body, and forged events
+  about objects the processor does not have. Balances are read by spending with the clientId. Targets
+  without the profile run with --tags "not @robustness".
 
   @CR-14.3 @CR-14.2
   Scenario: a top-up charged without the target is credited by its payment_intent.succeeded event
@@ -184,9 +186,9 @@ Feature: Robustness profile: money settled by processor events (spec §14)
       | a timestamp 1 day ahead        |
 
   @CR-14.4 @CR-14.2
-  Scenario Outline: a refund and a dispute whose payment_intent is <how> are of a charge without a PaymentIntent: acknowledged, nothing taken
+  Scenario Outline: a refund and a dispute of a charge without a PaymentIntent, its payment_intent <how> in the event, are acknowledged and take nothing
     Given a new card
-    And a top-up of 50000 units for the card's client that the target never saw, refunded by 500 and disputed for 500 minor units
+    And a top-up of 50000 units for the card's client that the target never saw, and a charge of 1000 minor units of the card without a PaymentIntent, refunded by 500 and disputed for 500 minor units
     When its "refund" event is delivered to the webhook with its payment_intent "<how>"
     And its "dispute" event is delivered to the webhook with its payment_intent "<how>"
     And its "succeeded" event is delivered to the webhook
@@ -199,3 +201,33 @@ Feature: Robustness profile: money settled by processor events (spec §14)
       | removed |
       | null    |
       | empty   |
+
+  @CR-14.4 @CR-14.2
+  Scenario: a refund event whose body names a PaymentIntent its charge does not have at the processor takes nothing
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, and a charge of 1000 minor units of the card without a PaymentIntent, refunded by 500 and disputed for 0 minor units
+    When its "succeeded" event is delivered to the webhook
+    And its "refund" event, forged to name the top-up's PaymentIntent, is delivered to the webhook
+    Then every delivery was acknowledged with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500
+
+  @CR-14.3 @CR-14.2
+  Scenario: a signed payment_intent.succeeded event about a PaymentIntent the processor does not have credits nothing
+    Given a new card
+    And I paid for "GET /api/weather" with the card
+    When a forged payment_intent.succeeded event of 9999999900 units for the card's client, about a PaymentIntent the processor does not have, is delivered to the webhook
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49000
+
+  @CR-14.3 @CR-14.2
+  Scenario: a signed payment_intent.succeeded event that raises a real top-up credits only what the processor's PaymentIntent says
+    Given a new card
+    And a top-up of 50000 units for the card's client that the target never saw, refunded by 0 and disputed for 0 minor units
+    When its "succeeded" event, forged to 9999999900 units, is delivered to the webhook
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When its "succeeded" event is delivered to the webhook
+    Then the webhook acknowledged it with 2xx and no protocol header
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49500

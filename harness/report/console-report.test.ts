@@ -89,6 +89,14 @@ describe('level verdicts', () => {
     );
   });
 
+  it('says when a run has no scenario of a level, and still claims the levels above on their own scenarios', () => {
+    const verdicts = new LevelVerdicts();
+    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
+    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
+      ['wire   no scenario of this level in this run', 'strict 1/1 scenarios passed: claimed', 'robust not declared'].join('\n'),
+    );
+  });
+
   it('does not claim a level with an inconclusive scenario, nor a level above an unclaimed one', () => {
     const verdicts = new LevelVerdicts();
     verdicts.record({ level: 'wire', outcome: 'inconclusive', failedLevels: [] });

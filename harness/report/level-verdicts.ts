@@ -44,8 +44,9 @@ export class LevelVerdicts {
       const judged = mine.filter((outcome) => outcome.outcome === 'passed' || outcome.outcome === 'failed');
       const passed = judged.filter((outcome) => outcome.failedLevels.every((failed) => rank(failed) > rank(level))).length;
       const inconclusive = mine.filter((outcome) => outcome.outcome === 'inconclusive').length;
+      // A level without scenarios in this run (a --tags selection) claims nothing and does not block the levels above.
       const claimed = claimedBelow && judged.length > 0 && passed === judged.length && inconclusive === 0;
-      claimedBelow = claimed;
+      if (judged.length > 0 || inconclusive > 0) claimedBelow = claimed;
       return { level, passed, total: judged.length, inconclusive, claimed };
     });
   }
@@ -57,6 +58,7 @@ export function formatLevelVerdicts(verdicts: readonly LevelVerdict[]): string {
     .map((verdict) => {
       const name = verdict.level.padEnd(7);
       if (verdict.total === undefined) return `${name}${verdict.note ?? 'not run'}`;
+      if (verdict.total === 0 && !verdict.inconclusive) return `${name}no scenario of this level in this run`;
       const inconclusive = verdict.inconclusive ? `, ${verdict.inconclusive} inconclusive` : '';
       return `${name}${verdict.passed}/${verdict.total} scenarios passed${inconclusive}: ${verdict.claimed ? 'claimed' : 'not claimed'}`;
     })

@@ -163,3 +163,18 @@ Then('no answer in this scenario contains a secret or a card fingerprint', funct
     });
   }
 });
+
+/** Whether a comma-separated header value (or several lines of it) holds `token`, case-insensitively. */
+const hasToken = (value: string | string[] | undefined, token: string): boolean =>
+  [value ?? []].flat().flatMap((line) => line.split(',')).some((item) => item.trim().toLowerCase() === token);
+
+Then('every answer to a gated request in this scenario carries Cache-Control no-store and Vary payment', function (this: ConformanceWorld) {
+  checkFor('CR-3.13', () => {
+    for (const exchange of this.target.exchanges) {
+      const answer = answerOf(exchange);
+      const what = `${exchange.request.method} ${exchange.request.target} → ${answer.status}`;
+      assert.ok(hasToken(answer.headers['cache-control'], 'no-store'), `${what}: Cache-Control must hold no-store, got ${String(answer.headers['cache-control'])}`);
+      assert.ok(hasToken(answer.headers.vary, 'payment'), `${what}: Vary must name payment, got ${String(answer.headers.vary)}`);
+    }
+  });
+});

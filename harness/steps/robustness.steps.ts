@@ -40,8 +40,15 @@ When('the processor opens a dispute on the PaymentIntent and the target acknowle
 
 Given(
   "a top-up of {int} units for the card's client that the target never saw, refunded by {int} and disputed for {int} minor units",
-  function (this: ConformanceWorld, units: number, refundCents: number, disputeCents: number) {
-    robustness(this).buildTopUp(units, refundCents, disputeCents);
+  async function (this: ConformanceWorld, units: number, refundCents: number, disputeCents: number) {
+    await robustness(this).buildTopUp(units, refundCents, disputeCents);
+  },
+);
+
+Given(
+  "a top-up of {int} units for the card's client that the target never saw, and a charge of {int} minor units of the card without a PaymentIntent, refunded by {int} and disputed for {int} minor units",
+  async function (this: ConformanceWorld, units: number, chargeCents: number, refundCents: number, disputeCents: number) {
+    await robustness(this).buildTopUpAndChargeWithoutPaymentIntent(units, chargeCents, refundCents, disputeCents);
   },
 );
 
@@ -65,9 +72,27 @@ When(
   "a payment_intent.succeeded event of {int} units for the card's client with {string} is delivered to the webhook",
   async function (this: ConformanceWorld, units: number, defect: string) {
     const view = robustness(this);
-    await view.deliver(view.defectiveSucceeded(defect, units));
+    await view.deliver(await view.defectiveSucceeded(defect, units));
   },
 );
+
+When(
+  "a forged payment_intent.succeeded event of {int} units for the card's client, about a PaymentIntent the processor does not have, is delivered to the webhook",
+  async function (this: ConformanceWorld, units: number) {
+    const view = robustness(this);
+    await view.deliver(view.forgedSucceeded('unknown', units));
+  },
+);
+
+When('its "succeeded" event, forged to {int} units, is delivered to the webhook', async function (this: ConformanceWorld, units: number) {
+  const view = robustness(this);
+  await view.deliver(view.forgedSucceeded('raised', units));
+});
+
+When("its \"refund\" event, forged to name the top-up's PaymentIntent, is delivered to the webhook", async function (this: ConformanceWorld) {
+  const view = robustness(this);
+  await view.deliver(view.refundClaimingTopUp());
+});
 
 Then('every delivery was acknowledged with 2xx and no protocol header', function (this: ConformanceWorld) {
   const view = robustness(this);

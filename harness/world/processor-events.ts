@@ -48,29 +48,49 @@ export async function redeliverAcknowledged(control: EmulatorControl, url: strin
   if (attempts.length === 0 || !attempts.every(ok)) throw new Error(`redelivery of ${eventId} was not acknowledged with 2xx: ${describeAttempts(attempts)}`);
 }
 
-/** Creates and confirms a top-up PaymentIntent at the processor directly, as if the target had died after asking for it. */
-export async function chargeBehindTarget(
-  apiUrl: string,
-  secretKey: string,
-  charge: { paymentMethodId: string; clientId: string; units: number; currency: string },
-): Promise<string> {
+/** What the harness asks the processor to charge behind the target's back. */
+export interface BehindTargetCharge {
+  paymentMethodId: string;
+  clientId: string;
+  units: number;
+  currency: string;
+  /** Minor units to charge; default ⌈units / 100⌉ (CR-1.3). */
+  amountCents?: number;
+  /** The PaymentIntent's metadata; default the top-up metadata of CR-7.17 for `clientId` and `units`. */
+  metadata?: Record<string, string>;
+}
+
+/**
+ * Creates and confirms a PaymentIntent at the processor directly, as if the target had died after asking for it;
+ * resolves to the PaymentIntent as the processor answered it, whatever its status.
+ */
+export async function paymentIntentBehindTarget(apiUrl: string, secretKey: string, charge: BehindTargetCharge): Promise<Record<string, unknown> & { id: string; status: string }> {
+  const metadata = charge.metadata ?? { credit402_client_id: charge.clientId, credit402_top_up_units: String(charge.units) };
   const form = new URLSearchParams({
-    amount: String(Math.ceil(charge.units / 100)),
+    amount: String(charge.amountCents ?? Math.ceil(charge.units / 100)),
     currency: charge.currency,
     payment_method: charge.paymentMethodId,
     confirm: 'true',
     'automatic_payment_methods[enabled]': 'true',
     'automatic_payment_methods[allow_redirects]': 'never',
-    'metadata[credit402_client_id]': charge.clientId,
-    'metadata[credit402_top_up_units]': String(charge.units),
   });
+  for (const [key, value] of Object.entries(metadata)) form.set(`metadata[${key}]`, value);
   const response = await fetch(`${apiUrl.replace(/\/$/, '')}/v1/payment_intents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: form,
     signal: AbortSignal.timeout(10_000),
   });
-  const body = (await response.json()) as { id?: string; status?: string; error?: { message?: string } };
-  if (!response.ok || body.status !== 'succeeded' || !body.id) throw new Error(`charging behind the target failed: ${response.status} ${body.error?.message ?? body.status ?? ''}`);
-  return body.id;
+  const body = (await response.json()) as Record<string, unknown> & { id?: string; status?: string; error?: { message?: string } };
+  if (!response.ok || typeof body.id !== 'string' || typeof body.status !== 'string') {
+    throw new Error(`charging behind the target failed: ${response.status} ${body.error?.message ?? body.status ?? ''}`);
+  }
+  return body as Record<string, unknown> & { id: string; status: string };
+}
+
+/** Creates and confirms a top-up PaymentIntent at the processor directly, as if the target had died after asking for it. */
+export async function chargeBehindTarget(apiUrl: string, secretKey: string, charge: BehindTargetCharge): Promise<string> {
+  const intent = await paymentIntentBehindTarget(apiUrl, secretKey, charge);
+  if (intent.status !== 'succeeded') throw new Error(`charging behind the target failed: the PaymentIntent is ${intent.status}`);
+  return intent.id;
 }

@@ -4,8 +4,8 @@ import { Before } from '@cucumber/cucumber';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import type { EventRecord } from 'credit402-stripe-emulator';
 import { readable } from './base64-json.ts';
-import { chargeBehindTarget, ensureWebhook, redeliverAcknowledged, waitAcknowledged } from './processor-events.ts';
-import { event, paymentIntent, post, signature, topUpEvents, type Delivery, type TopUpEvents } from './signed-events.ts';
+import { chargeBehindTarget, ensureWebhook, paymentIntentBehindTarget, redeliverAcknowledged, waitAcknowledged, type BehindTargetCharge } from './processor-events.ts';
+import { event, paymentIntent, post, signature, type Delivery, type TopUpEvents } from './signed-events.ts';
 import type { ConformanceWorld } from './world.ts';
 
 /** How a harness-built delivery is signed. */
@@ -100,33 +100,113 @@ export class Robustness {
     return delivery;
   }
 
-  /** Builds the three events of a top-up the target never saw, for the card's client. */
-  buildTopUp(units: number, refundCents: number, disputeCents: number): void {
-    this.topUp = topUpEvents(this.#world.card().clientId, units, refundCents, disputeCents);
+  /**
+   * Makes a PaymentIntent at the processor behind the target's back, with the events about the card held at the emulator
+   * (recorded, never delivered by it), so that only the harness delivers them, in the order and with the signatures the
+   * scenario chooses. The harness's own PaymentIntent creation is left out of the scenario's journal: the scenario's
+   * steps judge what the target did with it. Resolves to the PaymentIntent as the processor answered it.
+   */
+  async #heldPaymentIntent(charge: Partial<BehindTargetCharge>): Promise<Record<string, unknown> & { id: string; status: string }> {
+    const card = this.#world.card();
+    const processor = this.#world.processor;
+    // Only the scenario's own card is held: a shared test payment method (pm_usBankAccount) makes no events here.
+    if (charge.paymentMethodId === undefined || charge.paymentMethodId === card.paymentMethodId) await processor.control.holdEvents(card.paymentMethodId);
+    const intent = await paymentIntentBehindTarget(this.#world.parameters.emulatorUrl, this.#world.profile.stripeSecretKey, {
+      paymentMethodId: card.paymentMethodId, clientId: card.clientId, units: 50_000, currency: 'usd', ...charge,
+    });
+    await processor.excludeHarnessCall('/v1/payment_intents');
+    return intent;
+  }
+
+  /** The events the emulator recorded about `objectId` (a PaymentIntent, or a charge), by type. */
+  async #recordedEvents(objectId: string): Promise<Map<string, Record<string, unknown>>> {
+    const byType = new Map<string, Record<string, unknown>>();
+    for (const { event: recorded } of await this.#world.processor.control.events()) {
+      const object = recorded.data.object as unknown as Record<string, unknown>;
+      if (object.id === objectId || object.payment_intent === objectId || object.charge === objectId) byType.set(recorded.type, recorded as unknown as Record<string, unknown>);
+    }
+    return byType;
+  }
+
+  /** Refunds and disputes `id` (a PaymentIntent or a charge) at the processor by the given minor units (none when 0). */
+  async #reverseHeld(id: string, refundCents: number, disputeCents: number): Promise<{ refund?: Record<string, unknown>; dispute?: Record<string, unknown> }> {
+    const control = this.#world.processor.control;
+    const refund = refundCents > 0 ? (await control.refund(id, refundCents)).event : undefined;
+    const dispute = disputeCents > 0 ? (await control.dispute(id, { amount: disputeCents })).event : undefined;
+    return { ...(refund ? { refund: refund as unknown as Record<string, unknown> } : {}), ...(dispute ? { dispute: dispute as unknown as Record<string, unknown> } : {}) };
+  }
+
+  /**
+   * A top-up of `units` for the card's client that the target never saw, made at the processor (CR-14.3), refunded
+   * and disputed there by the given minor units (CR-14.4); its events, held at the emulator, are the built events.
+   */
+  async buildTopUp(units: number, refundCents: number, disputeCents: number): Promise<void> {
+    const intent = await this.#heldPaymentIntent({ units });
+    if (intent.status !== 'succeeded') throw new Error(`the top-up behind the target is ${intent.status}, not succeeded`);
+    const reversals = await this.#reverseHeld(intent.id, refundCents, disputeCents);
+    const succeeded = (await this.#recordedEvents(intent.id)).get('payment_intent.succeeded');
+    if (!succeeded) throw new Error(`the emulator recorded no payment_intent.succeeded event for ${intent.id}`);
+    this.topUp = { paymentIntentId: intent.id, succeeded, ...reversals };
+  }
+
+  /**
+   * Like {@link buildTopUp} without reversals, plus a charge of the card without a PaymentIntent (as the legacy Charges
+   * API makes them) refunded and disputed by the given minor units: the built `refund` and `dispute` are about that charge.
+   */
+  async buildTopUpAndChargeWithoutPaymentIntent(units: number, chargeCents: number, refundCents: number, disputeCents: number): Promise<void> {
+    await this.buildTopUp(units, 0, 0);
+    const charge = await this.#world.processor.control.createCharge({ paymentMethod: this.#world.card().paymentMethodId, amount: chargeCents });
+    this.topUp = { ...this.topUp!, ...(await this.#reverseHeld(charge.id, refundCents, disputeCents)) };
   }
 
   /** The built event named `succeeded`, `refund` or `dispute`. */
   builtEvent(name: string): Record<string, unknown> {
     if (!this.topUp) throw new Error('no top-up events were built in this scenario');
     const found = { succeeded: this.topUp.succeeded, refund: this.topUp.refund, dispute: this.topUp.dispute }[name];
-    if (!found) throw new Error(`unknown event "${name}": succeeded, refund or dispute`);
+    if (!found) throw new Error(`no "${name}" event was built: succeeded, refund (when refunded) or dispute (when disputed)`);
     return found;
   }
 
-  /** A `payment_intent.succeeded` event for the card's client with one defect. */
-  defectiveSucceeded(defect: string, units: number): Record<string, unknown> {
+  /**
+   * A signed `payment_intent.succeeded` event about a PaymentIntent made at the processor for the card's client with one
+   * defect: the processor's PaymentIntent has it, whatever the event body says (CR-14.3).
+   */
+  async defectiveSucceeded(defect: string, units: number): Promise<Record<string, unknown>> {
     const clientId = this.#world.card().clientId;
     const cents = Math.ceil(units / 100);
-    const overrides: Record<string, Record<string, unknown>> = {
-      'status processing': { status: 'processing', amount_received: 0 },
-      'amount_received one minor unit short': { amount_received: cents - 1 },
+    const charges: Record<string, Partial<BehindTargetCharge>> = {
+      'status processing': { paymentMethodId: 'pm_usBankAccount' },
+      'amount_received one minor unit short': { amountCents: cents - 1 },
       'no credit402 metadata': { metadata: {} },
       'a clientId that is not 64 hex': { metadata: { credit402_client_id: clientId.slice(1), credit402_top_up_units: String(units) } },
       'top-up units that are not an integer': { metadata: { credit402_client_id: clientId, credit402_top_up_units: `${units}.5` } },
     };
-    const override = overrides[defect];
-    if (!override) throw new Error(`unknown defect "${defect}"; known: ${Object.keys(overrides).join(', ')}`);
-    return event('payment_intent.succeeded', paymentIntent(clientId, units, cents, override));
+    const charge = charges[defect];
+    if (!charge) throw new Error(`unknown defect "${defect}"; known: ${Object.keys(charges).join(', ')}`);
+    const intent = await this.#heldPaymentIntent({ units, ...charge });
+    // The body claims what a creditable top-up would: the target must believe the processor, not the body.
+    const claimed = { status: 'succeeded', amount_received: Math.max(cents, Number(intent.amount_received) || 0) };
+    return event('payment_intent.succeeded', { ...intent, ...(defect === 'status processing' || defect.startsWith('amount_received') ? claimed : {}) });
+  }
+
+  /**
+   * A forged, correctly signed `payment_intent.succeeded` event for the card's client (CR-14.3): about a PaymentIntent
+   * the processor does not have, or about the built top-up with its units and amount raised.
+   */
+  forgedSucceeded(forgery: 'unknown' | 'raised', units: number): Record<string, unknown> {
+    const clientId = this.#world.card().clientId;
+    const cents = Math.ceil(units / 100);
+    if (forgery === 'unknown') return event('payment_intent.succeeded', paymentIntent(clientId, units, cents));
+    const built = this.builtEvent('succeeded') as { data: { object: Record<string, unknown> } };
+    const metadata = { credit402_client_id: clientId, credit402_top_up_units: String(units) };
+    return event('payment_intent.succeeded', { ...built.data.object, amount: cents, amount_received: cents, metadata });
+  }
+
+  /** The built `refund` event with its charge's `payment_intent` set to the built top-up's PaymentIntent (a forged claim). */
+  refundClaimingTopUp(): Record<string, unknown> {
+    const refund = structuredClone(this.builtEvent('refund')) as { data: { object: Record<string, unknown> } } & Record<string, unknown>;
+    refund.data.object.payment_intent = this.topUp!.paymentIntentId;
+    return event('charge.refunded', refund.data.object);
   }
 
   /** Every harness delivery since `from` was answered 2xx without a protocol header (CR-14.2). */

@@ -1,12 +1,14 @@
-// Processor events the harness builds and signs itself (§14): Stripe's event format and Stripe-Signature, POSTed to the target's webhook.
+// Processor events the harness signs itself (§14): Stripe's event format and Stripe-Signature, POSTed to the target's webhook.
+// The target acts on the objects it retrieves from the processor (CR-14.3, CR-14.4), so the events the harness delivers
+// describe objects that exist at the emulator, except the forged ones, whose point is that they do not.
 import { createHmac, randomBytes } from 'node:crypto';
 
-/** The three events of one top-up the target never saw, with made-up processor ids. */
+/** The events of one top-up the target never saw, made at the emulator with their deliveries held; reversals when asked for. */
 export interface TopUpEvents {
   paymentIntentId: string;
   succeeded: Record<string, unknown>;
-  refund: Record<string, unknown>;
-  dispute: Record<string, unknown>;
+  refund?: Record<string, unknown>;
+  dispute?: Record<string, unknown>;
 }
 
 /** What the target answered to one delivery. */
@@ -35,7 +37,7 @@ export function event(type: string, object: Record<string, unknown>): Record<str
   };
 }
 
-/** A PaymentIntent object as `payment_intent.succeeded` carries it; `overrides` replace members. */
+/** A made-up PaymentIntent object as `payment_intent.succeeded` carries it (forged events); `overrides` replace members. */
 export function paymentIntent(clientId: string, units: number, cents: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: id('pi'),
@@ -48,26 +50,6 @@ export function paymentIntent(clientId: string, units: number, cents: number, ov
     metadata: { credit402_client_id: clientId, credit402_top_up_units: String(units) },
     livemode: false,
     ...overrides,
-  };
-}
-
-/** The succeeded, refunded and disputed events of one top-up of `units` units for `clientId`. */
-export function topUpEvents(clientId: string, units: number, refundCents: number, disputeCents: number): TopUpEvents {
-  const cents = Math.ceil(units / 100);
-  const intent = paymentIntent(clientId, units, cents);
-  const pi = intent.id as string;
-  const charge = intent.latest_charge as string;
-  return {
-    paymentIntentId: pi,
-    succeeded: event('payment_intent.succeeded', intent),
-    refund: event('charge.refunded', {
-      id: charge, object: 'charge', amount: cents, amount_captured: cents, amount_refunded: refundCents, currency: 'usd',
-      payment_intent: pi, refunded: refundCents >= cents, disputed: false, paid: true, status: 'succeeded', livemode: false,
-    }),
-    dispute: event('charge.dispute.created', {
-      id: id('dp'), object: 'dispute', amount: disputeCents, currency: 'usd', charge, payment_intent: pi,
-      reason: 'fraudulent', status: 'needs_response', livemode: false,
-    }),
   };
 }
 

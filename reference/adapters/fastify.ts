@@ -1,7 +1,9 @@
-// Fastify 5 plugin: an onRequest hook that reads the request and applies the gate's decision.
-import type { FastifyPluginAsync } from 'fastify';
+// Fastify 5 plugin: an onRequest hook (it runs after Fastify's router) that decides on the route the router matched and applies the decision.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Gate } from '../gate/gate.ts';
+import { ambiguousTarget, readRequestTarget } from '../gate/request-target.ts';
+import { routerDecidedTarget } from '../gate/route-agreement.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 
 declare module 'fastify' {
@@ -18,11 +20,21 @@ export interface Credit402FastifyOptions {
   gate: Gate;
 }
 
+/** The path of the static route Fastify's router matched; null when it matched none; undefined for a parametric or wildcard route. */
+function matchedPath(request: FastifyRequest): string | null | undefined {
+  if (request.is404) return null;
+  const url = request.routeOptions.url;
+  return url === undefined || /[:*]/.test(url) ? undefined : url;
+}
+
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
   fastify.decorateRequest('credit402', undefined);
   fastify.decorateRequest('credit402Refund', undefined);
   fastify.addHook('onRequest', async (request, reply) => {
-    const decision = await gate.handle({ method: request.method, url: request.url, paymentHeader: request.headers.payment });
+    // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
+    const target = routerDecidedTarget(gate.routes, request.method, request.url, matchedPath(request));
+    if (target === 'free') return;
+    const decision = await gate.handle({ method: request.method, url: target.url, paymentHeader: request.headers.payment });
     if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
     if (decision.action === 'serve') {
       reply.headers(decision.headers);
@@ -36,5 +48,24 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
   });
 };
 
-/** The credit402 Fastify plugin; register it with `{ gate }` before the gated routes. */
+/**
+ * The credit402 Fastify plugin; register it with `{ gate }` before the gated routes. Its hook runs after Fastify's
+ * router: a request the router sends to a gated route's handler is decided on that route (challenged, charged at
+ * its price), one it sends to no gated route's handler is free, and an ambiguous target (spec CR-4.10) is answered 400.
+ */
 export const credit402Fastify = fp(plugin, { fastify: '5.x', name: 'credit402' });
+
+/**
+ * Fastify's `frameworkErrors` option for apps with the plugin (`Fastify({ frameworkErrors: credit402FrameworkErrors })`).
+ * Fastify answers a target its router cannot read (`FST_ERR_BAD_URL`, e.g. `http://x/a#b`) before any hook runs: an
+ * ambiguous one (spec CR-4.10) gets the gate's 400 here, any other framework error goes to the error handler.
+ */
+export function credit402FrameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const reading = readRequestTarget(request.url);
+  if (reading.ok) {
+    void reply.send(error);
+    return;
+  }
+  const answer = ambiguousTarget(reading.reason);
+  void reply.code(answer.status).headers(answer.headers).send(answer.body);
+}

@@ -82,11 +82,14 @@ describe.each(['fastify', 'express'] as const)('refundOnHandlerError on %s', (fr
   }
 
   it('gives the price back when the handler throws or answers 5xx, and only then', async () => {
+    // A gated route without a handler: Fastify's router reaches no gated handler, so the plugin leaves it free
+    // (CR-4.9); Express routes after the middleware, which charges it, and a 404 is not refunded.
+    const missing = framework === 'fastify' ? { status: 404, balance: 10_000 } : { status: 404, balance: 9_500 };
     expect(await balancesAfterEachRoute(true)).toEqual({
       '/ok': { status: 200, balance: 9_500 },
       '/throws': { status: 500, balance: 10_000 },
       '/unavailable': { status: 503, balance: 10_000 },
-      '/missing': { status: 404, balance: 9_500 },
+      '/missing': missing,
     });
   });
 

@@ -22,7 +22,8 @@ export type ConfigErrorCode =
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_WEBHOOK_SECRET'
   | 'ERR_WEBHOOK_PATH'
-  | 'ERR_MISSING_PACKAGE';
+  | 'ERR_MISSING_PACKAGE'
+  | 'ERR_LIVE_KEYS_WITH_EMULATOR';
 
 /** Thrown when credit402 is configured wrongly; `code` says which rule was broken. */
 export class Credit402ConfigError extends Error {

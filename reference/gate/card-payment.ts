@@ -11,12 +11,16 @@ import { processorCall, storeCall } from './failures.ts';
 import { withPaymentLock } from './payment-lock.ts';
 import { paymentError, serve } from './responses.ts';
 import { deductPrice } from './spend.ts';
+import { moneyStoreCall, OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 /** Idempotency key of a charge: the same top-up retried before it is credited gets the same key. */
 function chargeKey(clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
   const material = [clientId, topUps, paymentMethodId, route.key, topUp, route.currency].join('\n');
   return `credit402-topup-${createHash('sha256').update(material).digest('hex')}`;
 }
+
+/** A PaymentMethod id as Stripe issues them (CR-7.27): nothing else reaches the processor's URLs or idempotency keys. */
+const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,97}$/;
 
 /** Runs steps 5.1 to 5.13 for a payload carrying a payment method. */
 export async function payByCard(
@@ -25,6 +29,9 @@ export async function payByCard(
   paymentMethodId: string,
   requestedTopUp: number | undefined,
 ): Promise<GateDecision> {
+  if (!PAYMENT_METHOD_ID.test(paymentMethodId)) {
+    return paymentError('invalid_payment', 'Invalid payment header: paymentMethodId must be pm_ followed by 1 to 97 letters, digits or underscores');
+  }
   const topUp = requestedTopUp ?? route.minTopUp;
   if (topUp < route.minTopUp) {
     return paymentError('top_up_below_minimum', `Top-up amount ${topUp} units is below the minimum top-up of ${route.minTopUp} units`);
@@ -68,7 +75,7 @@ async function chargeAndCredit(
   );
   if (charge.status !== 'succeeded') throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED);
 
-  await storeCall(report, 'creditTopUp', MESSAGES.CREDIT_PENDING, () =>
+  await moneyStoreCall(report, 'creditTopUp', MESSAGES.CREDIT_PENDING, OUTCOME_UNKNOWN.CREDIT, () =>
     store.creditTopUp({ clientId, amount: topUp, paymentIntentId: charge.id }),
   );
   const balance = await deductPrice(ctx, route, clientId, MESSAGES.CREDITED_NOT_SERVED);

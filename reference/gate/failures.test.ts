@@ -1,4 +1,4 @@
-// Unit tests for the mapping of processor failures: the processor's message, or exactly "Payment processing failed" without one.
+// Unit tests for the mapping of processor failures: a card error's message, otherwise exactly "Payment processing failed".
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../protocol/constants.ts';
@@ -20,7 +20,7 @@ const outcome = async (error: unknown): Promise<{ code: string; message: string;
 const connectionError = (message: string) => new Stripe.errors.StripeConnectionError({ message });
 const socketError = (code: string) => Object.assign(new Error(`socket hang up (${code})`), { code });
 
-describe('processor failures (CR-7.20, CR-8.7, CR-13.35)', () => {
+describe('processor failures (CR-7.20, CR-8.7, CR-13.35, CR-13.37)', () => {
   it('CR-7.20 CR-13.35 answers exactly "Payment processing failed" when the processor gave no answer, whatever the SDK says', async () => {
     const noAnswers = [
       connectionError('An error occurred with our connection to Stripe. Request was retried 1 times.'),
@@ -40,12 +40,23 @@ describe('processor failures (CR-7.20, CR-8.7, CR-13.35)', () => {
     }
   });
 
-  it('CR-7.20 passes on the message of an answer the processor gave, and a card error as card_declined', async () => {
-    const answered = new Stripe.errors.StripeAPIError({ message: 'An unexpected error occurred.', type: 'api_error' });
-    expect(gotNoAnswer(answered)).toBe(false);
-    expect(await outcome(answered)).toMatchObject({ code: 'payment_failed', message: 'An unexpected error occurred.' });
-    expect(await outcome(toPaymentError(answered))).toEqual({ code: 'payment_failed', message: 'An unexpected error occurred.', reported: 0 });
+  it('CR-7.20 CR-13.37 passes on only the message of a card error; any other answer of the processor gets the fixed message and is reported', async () => {
+    const answered = [
+      new Stripe.errors.StripeAPIError({ message: 'An unexpected error occurred.', type: 'api_error' }),
+      new Stripe.errors.StripeAuthenticationError({ message: 'Invalid API Key provided: sk_test_****abcd', type: 'authentication_error' }),
+      new Stripe.errors.StripeInvalidRequestError({ message: 'Unrecognized request URL (GET: /v1/). Please see https://stripe.com/docs', type: 'invalid_request_error' }),
+      new Stripe.errors.StripeInvalidRequestError({ message: "No such PaymentMethod: 'pm_x'", type: 'invalid_request_error' }),
+      new Error(''),
+    ];
+    for (const error of answered) {
+      expect(gotNoAnswer(error)).toBe(false);
+      expect(await outcome(error)).toEqual({ code: 'payment_failed', message: MESSAGES.PAYMENT_FAILED, reported: 1 });
+      // As the Stripe processor hands it over: mapped to payment_failed with the processor's message.
+      expect(await outcome(toPaymentError(error))).toEqual({ code: 'payment_failed', message: MESSAGES.PAYMENT_FAILED, reported: 1 });
+    }
+    expect(await outcome(new PaymentError('payment_failed', 'Payment method pm_x is not a card with a fingerprint'))).toEqual({ code: 'payment_failed', message: MESSAGES.PAYMENT_FAILED, reported: 1 });
+    const declined = new Stripe.errors.StripeCardError({ message: 'Your card was declined.', type: 'card_error' });
+    expect(await outcome(toPaymentError(declined))).toEqual({ code: 'card_declined', message: 'Your card was declined.', reported: 0 });
     expect(await outcome(new PaymentError('card_declined', 'Your card was declined.'))).toEqual({ code: 'card_declined', message: 'Your card was declined.', reported: 0 });
-    expect(await outcome(new Error(''))).toMatchObject({ code: 'payment_failed', message: MESSAGES.PAYMENT_FAILED });
   });
 });

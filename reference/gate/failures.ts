@@ -48,19 +48,18 @@ export function gotNoAnswer(error: unknown): boolean {
 }
 
 /**
- * Runs a processor operation. A card error stays `card_declined`. Anything else is `payment_failed` with the
- * processor's message, or exactly `Payment processing failed` when there is none: an empty message, or no answer
- * at all, whose error text comes from the HTTP client, not from the processor (CR-7.20, CR-13.35). Failures other
- * than the processor's own answers are reported.
+ * Runs a processor operation. A card error stays `card_declined`, with the processor's message, which is written for
+ * the cardholder. Anything else is `payment_failed` with exactly `Payment processing failed` (CR-7.20, CR-13.35,
+ * CR-13.37): the processor's other messages are written for the merchant's developer (`Invalid API Key provided:
+ * sk_test_****abcd`, `Unrecognized request URL (GET: /v1/)`), and without an answer there is no processor message at
+ * all, only the HTTP client's. Every such failure is reported, so that the operator sees what the client does not.
  */
 export async function processorCall<T>(report: ErrorReporter, stage: string, op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (error) {
-    const noAnswer = gotNoAnswer(error);
-    if (error instanceof PaymentError && !(noAnswer && error.code === 'payment_failed')) throw error;
+    if (error instanceof PaymentError && error.code === 'card_declined') throw error;
     report(error, stage);
-    const message = !noAnswer && error instanceof Error && error.message ? error.message : MESSAGES.PAYMENT_FAILED;
-    throw new PaymentError('payment_failed', message, { cause: error });
+    throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED, { cause: error });
   }
 }

@@ -41,17 +41,15 @@ describe('gate under store and processor failures', () => {
     expect(await charges()).toEqual([]);
   });
 
-  it.each(['error500', 'timeout', 'reset'] as const)('answers payment_failed on a processor %s and credits nothing (CR-7.20, CR-13.35)', async (kind) => {
+  it.each(['error500', 'timeout', 'reset'] as const)('answers payment_failed on a processor %s and credits nothing (CR-7.20, CR-13.35, CR-13.37)', async (kind) => {
     const card = await createCardPaymentMethod(stack.emulator.url);
     // The SDK retries a dropped connection once even with maxNetworkRetries 0, so two faults make one failure.
     await stack.control.injectFault({ method: 'POST', path: '/v1/payment_intents', kind, count: 2, delayMs: 2_000, match: { payment_method: card } });
     const failed = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(failed.status).toBe(402);
     expect(failed.body).toMatchObject({ success: false, creditsRemaining: 0, clientId: '', errorCode: 'payment_failed' });
-    // An answer's message is passed on; without an answer there is none, whatever the SDK's error says.
-    const message = (failed.body as { error: string }).error;
-    if (kind === 'error500') expect(message).not.toBe('Payment processing failed');
-    else expect(message).toBe('Payment processing failed');
+    // Neither the processor's answer (CR-13.37) nor the SDK's error without one (CR-13.35) reaches the client.
+    expect((failed.body as { error: string }).error).toBe('Payment processing failed');
     await stack.control.clearFaults();
     const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });

@@ -23,7 +23,6 @@ describe('gate routing', () => {
   it.each([
     ['GET', '/api/weather'],
     ['GET', '/api/weather?city=Oslo'],
-    ['GET', '/api/weather#frag'],
     ['GET', 'http://example.test/api/weather?x=1'],
     ['GET', '/api/%77eather'],
     ['GET', '/api/we%61ther'],
@@ -41,11 +40,17 @@ describe('gate routing', () => {
     ['GET', '/api/%57eather'],
     ['GET', '/api%2Fweather'],
     ['GET', '//api/weather'],
-    ['GET', '/api/./weather'],
-    ['GET', 'http://example.test/api/../api/weather'],
     ['GET', '/api/head-only'],
   ])('passes %s %s untouched', async (method, url) => {
     expect(await actionOf(method, url)).toBe('pass');
+  });
+
+  it.each([
+    ['GET', '/api/weather#frag'],
+    ['GET', '/api/./weather'],
+    ['GET', 'http://example.test/api/../api/weather'],
+  ])('CR-4.10 refuses %s %s as an ambiguous request target', async (method, url) => {
+    expect(await gate.handle({ method, url, paymentHeader: undefined })).toMatchObject({ status: 400, body: { error: 'ambiguous_request_target' } });
   });
 
   it('answers a payload without clientId or paymentMethodId with the plain challenge', async () => {

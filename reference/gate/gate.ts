@@ -6,9 +6,12 @@ import { payByCard } from './card-payment.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
+import { withStoreDeadlines } from '../stores/store-deadline.ts';
 import { refundOnce } from './handler-refund.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
 import { buildChallenges, paymentError, serve, serviceUnavailable } from './responses.ts';
+import { ambiguousTarget, readRequestTarget } from './request-target.ts';
+import { routeOf } from './route-agreement.ts';
 import { resolveRoutes } from './routes.ts';
 import { deductPrice } from './spend.ts';
 
@@ -21,32 +24,6 @@ export interface Gate {
 }
 
 const PASS: GateDecision = { action: 'pass' };
-
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-
-/** Decodes percent-encoded unreserved characters only (RFC 3986 §6.2.2.2): `/api/%77eather` is `/api/weather`. */
-function decodeUnreserved(path: string): string {
-  if (!path.includes('%')) return path;
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : encoded;
-  });
-}
-
-/** The path of a request target (origin or absolute form), without query or fragment, otherwise as received. */
-function pathOf(url: string): string {
-  const end = url.search(/[?#]/);
-  const target = end === -1 ? url : url.slice(0, end);
-  if (target.startsWith('/')) return decodeUnreserved(target);
-  const authority = target.indexOf('://');
-  const slash = authority === -1 ? -1 : target.indexOf('/', authority + 3);
-  return slash === -1 ? '/' : decodeUnreserved(target.slice(slash));
-}
-
-/** The gated route of a request; HEAD falls back to GET because frameworks run GET handlers for HEAD. */
-function routeOf(routes: ReadonlyMap<string, GatedRoute>, method: string, path: string): GatedRoute | undefined {
-  return routes.get(`${method} ${path}`) ?? (method === 'HEAD' ? routes.get(`GET ${path}`) : undefined);
-}
 
 async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | readonly string[]): Promise<GateDecision> {
   const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
@@ -64,13 +41,13 @@ async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | r
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError, lock, refundOnHandlerError } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs } = validateGateOptions(options);
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
     routes.set(key, { ...route, challenges: buildChallenges(route, options.stripePublishableKey) });
   }
   const ctx: GateContext = {
-    store: options.store,
+    store: withStoreDeadlines(options.store, storeTimeoutMs),
     processor: options.processor,
     serverSecret: options.serverSecret,
     serviceName,
@@ -80,7 +57,10 @@ export function createGate(options: GateOptions): Gate {
   return {
     routes,
     async handle(request: GateRequest): Promise<GateDecision> {
-      const route = routeOf(routes, request.method, pathOf(request.url));
+      // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
+      const target = readRequestTarget(request.url);
+      if (!target.ok) return ambiguousTarget(target.reason);
+      const route = routeOf(routes, request.method, target.path);
       if (route === undefined) return PASS;
       if (request.paymentHeader === undefined) return route.challenges.plain;
       try {

@@ -5,6 +5,8 @@ import type { Processor } from '../processor/processor.ts';
 import type { Store } from '../stores/store.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { publishableKeyMode } from '../config/stripe-keys.ts';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/store-deadline.ts';
+import { createErrorLog } from './error-log.ts';
 import type { ErrorReporter } from './failures.ts';
 
 /** Options of {@link createGate}. */
@@ -19,8 +21,16 @@ export interface GateOptions {
   routes: Record<string, RouteConfig>;
   /** First words of every PaymentIntent description; default `credit402`. */
   serviceName?: string;
-  /** Called with every store or processor failure (the gate still answers); default: console.error. */
+  /**
+   * Called with every store or processor failure (the gate still answers); default: one line per failure on
+   * console.error, with a stack trace per kind of failure at most once a minute (`createErrorLog`).
+   */
   onError?: ErrorReporter;
+  /**
+   * Deadline of every store call the gate makes, in ms; default 500. Past it the request is answered 503 at once,
+   * and since the call may still take effect, the message of a deduction or credit says its outcome is unknown.
+   */
+  storeTimeoutMs?: number;
   /**
    * How long a first payment waits, in ms, while another payment of the same card holds the per-client
    * payment lock; then it answers 503. Default 10000. Used only when the store has locks.
@@ -42,6 +52,8 @@ export interface ResolvedGateOptions {
   /** The payment lock's timing, or undefined when the store has no locks. */
   lock: { waitMs: number; ttlMs: number } | undefined;
   refundOnHandlerError: boolean;
+  /** Deadline of every store call, in ms. */
+  storeTimeoutMs: number;
 }
 
 /**
@@ -72,10 +84,10 @@ function validateStore(store: unknown): void {
   }
 }
 
-function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1): number {
+function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1, code: 'ERR_LOCK' | 'ERR_STORE' = 'ERR_LOCK'): number {
   const resolved = value ?? fallback;
   if (typeof resolved !== 'number' || !Number.isSafeInteger(resolved) || resolved < min) {
-    throw new Credit402ConfigError('ERR_LOCK', `${name} must be an integer number of milliseconds of at least ${min}, got ${String(value)}`);
+    throw new Credit402ConfigError(code, `${name} must be an integer number of milliseconds of at least ${min}, got ${String(value)}`);
   }
   return resolved;
 }
@@ -100,13 +112,14 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   if (typeof serviceName !== 'string' || serviceName.trim().length === 0) {
     throw new Credit402ConfigError('ERR_SERVICE_NAME', 'serviceName must be a non-empty string');
   }
-  const onError = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402: ${stage} failed:`, error));
+  const onError = options.onError ?? createErrorLog();
   const waitMs = milliseconds(options.lockWaitMs, 10_000, 'lockWaitMs', 0);
   const ttlMs = milliseconds(options.lockTtlMs, 60_000, 'lockTtlMs', 1);
   const refundOnHandlerError = options.refundOnHandlerError ?? false;
   if (typeof refundOnHandlerError !== 'boolean') {
     throw new Credit402ConfigError('ERR_REFUND_ON_HANDLER_ERROR', 'refundOnHandlerError must be true or false');
   }
+  const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
-  return { serviceName, onError, lock, refundOnHandlerError };
+  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs };
 }

@@ -1,9 +1,14 @@
 // Integration tests of the per-client payment lock: concurrent first payments with one card make one charge.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../protocol/constants.ts';
+import { loadServerConfig } from '../server/server-config.ts';
+import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
+import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
-import { PAYMENT_IN_PROGRESS } from './payment-lock.ts';
+import { ORPHAN_RETRY_MS, OrphanedLeases, PAYMENT_IN_PROGRESS } from './payment-lock.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const WEATHER = 'GET /api/weather';
@@ -57,5 +62,72 @@ describe('payment lock', () => {
     const started = Date.now();
     expect((await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card })).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('a lease left held by a store failure between a charge and its credit', () => {
+  // The store fails the credit and then the lease's release (one outage), and is back for the retry the 503 asks for.
+  const store = new FlakyStore();
+  const timing = { lockWaitMs: 3_000, lockTtlMs: 60_000 };
+  const stack = useReferenceStack(timing, { store });
+  let other: RunningServer;
+  beforeAll(async () => {
+    other = await startReferenceServer(loadServerConfig({ overrides: { port: 0, store: { kind: 'memory' }, stripeApi: stack.emulator.url, ...timing } }), { store });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  const failCreditAndRelease = async () => {
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    store.failNext('creditTopUp');
+    store.failNext('releaseLock');
+    const pending = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
+    expect(pending.status).toBe(503);
+    expect(pending.body).toMatchObject({ errorCode: 'service_unavailable', error: MESSAGES.CREDIT_PENDING });
+    return card;
+  };
+  const timedRetry = async (url: string, card: string) => {
+    const started = Date.now();
+    const retried = await paidFetch(url, WEATHER, { paymentMethodId: card });
+    return { retried, ms: Date.now() - started };
+  };
+
+  it('CR-14.12 serves the retry at once on the same server instead of making it wait for the lease (was: lockWaitMs, then 503)', async () => {
+    const card = await failCreditAndRelease();
+    const { retried, ms } = await timedRetry(stack.server.url, card);
+    expect(retried.status).toBe(200);
+    expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('CR-14.12 releases the lease in the background once the store answers, so a retry on another server is served at once too', async () => {
+    const card = await failCreditAndRelease();
+    await sleep(1_000); // Retry-After: 1
+    const { retried, ms } = await timedRetry(other.url, card);
+    expect(retried.status).toBe(200);
+    expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
+    expect(ms).toBeLessThan(1_000);
+  });
+});
+
+describe('OrphanedLeases', () => {
+  it('retries a release until the store answers, then forgets the lease; an expired lease is dropped unreleased', async () => {
+    let failures = 2;
+    const released: string[] = [];
+    const orphans = new OrphanedLeases({
+      releaseLock: async (name: string, token: string) => {
+        if (failures-- > 0) throw new Error('store down');
+        released.push(`${name}/${token}`);
+        return true;
+      },
+    });
+    orphans.add('payment:a', 't1', Date.now() + 60_000);
+    orphans.add('payment:b', 't2', Date.now() - 1);
+    await orphans.release('payment:b');
+    expect(orphans.size).toBe(1);
+    await sleep(ORPHAN_RETRY_MS * 4);
+    expect(released).toEqual(['payment:a/t1']);
+    expect(orphans.size).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // The per-client payment lock: one charge per client at a time; the others wait, then spend the new balance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MESSAGES } from '../protocol/constants.ts';
+import type { Store } from '../stores/store.ts';
 import type { GateContext } from './context.ts';
 import { StoreUnavailableError, storeCall } from './failures.ts';
 
@@ -10,29 +11,120 @@ export const PAYMENT_IN_PROGRESS =
 
 const FIRST_POLL_MS = 5;
 const LONGEST_POLL_MS = 100;
+/** Pause between two background attempts to release a lease whose release failed. */
+export const ORPHAN_RETRY_MS = 250;
+
+/**
+ * Leases a gate took but could not release, because the store failed or was too slow just then (typically the
+ * outage that also failed the credit). Each is released before the next acquisition of its name by this gate,
+ * and retried in the background every {@link ORPHAN_RETRY_MS} until it expires, so that once the store answers
+ * again the retry a 503 asked for is not kept waiting by a lease nobody holds, whichever instance it reaches.
+ */
+export class OrphanedLeases {
+  /** Token → lease. */
+  readonly #leases = new Map<string, { name: string; expiresAt: number }>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly store: Pick<Store, 'releaseLock'>) {}
+
+  /** Keeps the lease `name`/`token`, which expires at `expiresAt` (ms since the epoch), until it is released. */
+  add(name: string, token: string, expiresAt: number): void {
+    this.#leases.set(token, { name, expiresAt });
+    this.#schedule();
+  }
+
+  /** How many leases are still to release. */
+  get size(): number {
+    return this.#leases.size;
+  }
+
+  /** Tries once to release the orphaned leases on `name`; never rejects (a failure leaves them for the next try). */
+  async release(name: string): Promise<void> {
+    if (this.#leases.size === 0) return;
+    const now = Date.now();
+    const tries: Promise<void>[] = [];
+    for (const [token, lease] of this.#leases) {
+      if (lease.name !== name) continue;
+      if (lease.expiresAt <= now) this.#leases.delete(token);
+      else tries.push(this.#releaseOne(name, token));
+    }
+    await Promise.all(tries);
+  }
+
+  async #releaseOne(name: string, token: string): Promise<void> {
+    try {
+      // true: released; false: it expired or was taken over since. Either way it holds nobody up any more.
+      await this.store.releaseLock!(name, token);
+      this.#leases.delete(token);
+    } catch {
+      // the store still fails: the next attempt, or the expiry, settles it
+    }
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#leases.size === 0) return;
+    this.#timer = setTimeout(() => {
+      const names = new Set([...this.#leases.values()].map((lease) => lease.name));
+      void Promise.all([...names].map((name) => this.release(name))).then(() => {
+        this.#timer = undefined;
+        this.#schedule();
+      });
+    }, ORPHAN_RETRY_MS);
+    this.#timer.unref();
+  }
+}
+
+const orphansByGate = new WeakMap<GateContext, OrphanedLeases>();
+
+/** The orphaned leases of one gate. */
+export function orphanedLeases(ctx: GateContext): OrphanedLeases {
+  let orphans = orphansByGate.get(ctx);
+  if (orphans === undefined) {
+    orphans = new OrphanedLeases(ctx.store);
+    orphansByGate.set(ctx, orphans);
+  }
+  return orphans;
+}
 
 /**
  * Runs `body` holding the lease `payment:<clientId>`, released on every path. While another request
  * holds it, polls with a growing pause for up to `lock.waitMs`, then fails with a 503. Without locks in
- * the store, runs `body` directly.
+ * the store, runs `body` directly. A lease whose release fails is handed to {@link OrphanedLeases}.
  */
 export async function withPaymentLock<T>(ctx: GateContext, clientId: string, body: () => Promise<T>): Promise<T> {
   const { store, lock, report } = ctx;
   if (lock === undefined || !store.acquireLock || !store.releaseLock) return body();
   const name = `payment:${clientId}`;
   const acquire = store.acquireLock.bind(store);
+  const orphans = orphanedLeases(ctx);
   const deadline = Date.now() + lock.waitMs;
   let pause = FIRST_POLL_MS;
-  let token: string | null;
-  while ((token = await storeCall(report, 'acquireLock', MESSAGES.STORE_UNAVAILABLE, () => acquire(name, lock.ttlMs))) === null) {
+  for (;;) {
+    await orphans.release(name);
+    const asked = Date.now();
+    const token = await storeCall(report, 'acquireLock', MESSAGES.STORE_UNAVAILABLE, () => acquire(name, lock.ttlMs));
+    if (token !== null) return runHolding(ctx, orphans, { name, token, expiresAt: asked + lock.ttlMs }, body);
     const left = deadline - Date.now();
     if (left <= 0) throw new StoreUnavailableError(PAYMENT_IN_PROGRESS);
     await sleep(Math.min(pause, left));
     pause = Math.min(pause * 2, LONGEST_POLL_MS);
   }
+}
+
+/** Runs `body` under the taken lease, then releases it; a failed release leaves it to `orphans`. */
+async function runHolding<T>(
+  ctx: GateContext,
+  orphans: OrphanedLeases,
+  lease: { name: string; token: string; expiresAt: number },
+  body: () => Promise<T>,
+): Promise<T> {
+  const { name, token, expiresAt } = lease;
   try {
     return await body();
   } finally {
-    await store.releaseLock(name, token).catch((error: unknown) => report(error, 'releaseLock'));
+    await ctx.store.releaseLock!(name, token).catch((error: unknown) => {
+      ctx.report(error, 'releaseLock');
+      orphans.add(name, token, expiresAt);
+    });
   }
 }

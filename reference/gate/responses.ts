@@ -5,7 +5,9 @@ import type { PaymentRequiredResponse, PaymentResponse } from '../protocol/types
 import type { RespondDecision, ServeDecision } from './decision.ts';
 import type { ResolvedRoute } from './routes.ts';
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+/** Every gated answer depends on the `payment` header and may carry a bearer clientId: never cached, never shared (CR-3.13). */
+const PRIVATE_HEADERS = { 'cache-control': 'no-store', vary: 'payment' } as const;
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PRIVATE_HEADERS } as const;
 
 /** Both challenges of a route, built once at construction. */
 export interface RouteChallenges {
@@ -67,5 +69,5 @@ export function serviceUnavailable(message: string): RespondDecision {
 
 /** A paid pass: the `payment-response` header to add, then the handler runs. */
 export function serve(payment: PaymentResponse): ServeDecision {
-  return { action: 'serve', headers: { [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) }, payment };
+  return { action: 'serve', headers: { ...PRIVATE_HEADERS, [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) }, payment };
 }

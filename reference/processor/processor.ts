@@ -56,6 +56,33 @@ export type ProcessorEvent =
   | { id: string; type: 'charge.dispute.created'; paymentIntentId: string | null; disputeId: string; amountCents: number }
   | { id: string; type: 'other'; processorType: string };
 
+/** A PaymentIntent as the processor returns it, reduced to what crediting reads (CR-14.3). */
+export interface RetrievedPaymentIntent {
+  id: string;
+  status: string;
+  /** Minor units received; 0 when none. */
+  amountReceivedCents: number;
+  metadata: Record<string, string>;
+}
+
+/** A charge as the processor returns it, reduced to what a refund reads (CR-14.4). */
+export interface RetrievedCharge {
+  id: string;
+  /** The PaymentIntent the charge belongs to, or null for a charge without one. */
+  paymentIntentId: string | null;
+  /** Cumulative minor units refunded. */
+  amountRefundedCents: number;
+}
+
+/** A dispute as the processor returns it, reduced to what a dispute reads (CR-14.4). */
+export interface RetrievedDispute {
+  id: string;
+  /** The PaymentIntent of the disputed charge, or null for a charge without one. */
+  paymentIntentId: string | null;
+  /** Disputed minor units. */
+  amountCents: number;
+}
+
 /** A webhook whose signature is missing, malformed, wrong or too old. */
 export class WebhookSignatureError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -74,9 +101,18 @@ export interface Processor {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /**
    * Optional (webhooks): verifies a webhook's signature over the raw request body and normalizes the
-   * event. Rejects with a {@link WebhookSignatureError} when the signature does not verify.
+   * event as its body tells it (which the webhook engine then checks against the retrieved objects).
+   * Rejects with a {@link WebhookSignatureError} when the signature does not verify.
    */
   parseWebhookEvent?(rawBody: Buffer | string, signature: string | undefined): Promise<ProcessorEvent>;
+  /**
+   * Optional (webhooks): the PaymentIntent, charge or dispute as the processor has it now, which the webhook engine
+   * acts on instead of the event body (CR-14.3, CR-14.4). Resolve to null when the processor has no such object;
+   * reject (any error) when it could not be asked, so that the event is delivered again.
+   */
+  retrievePaymentIntent?(id: string): Promise<RetrievedPaymentIntent | null>;
+  retrieveCharge?(id: string): Promise<RetrievedCharge | null>;
+  retrieveDispute?(id: string): Promise<RetrievedDispute | null>;
   /**
    * Optional (reconciliation): the succeeded PaymentIntents carrying valid top-up metadata, newest first,
    * created at or after `since` when given, across every page.

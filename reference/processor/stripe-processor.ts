@@ -10,6 +10,9 @@ import {
   type ChargeResult,
   type Processor,
   type ProcessorEvent,
+  type RetrievedCharge,
+  type RetrievedDispute,
+  type RetrievedPaymentIntent,
   type SucceededTopUp,
 } from './processor.ts';
 import { normalizeStripeEvent } from './stripe-events.ts';
@@ -67,6 +70,29 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw toPaymentError(error);
   }
+}
+
+/** Ids a retrieval may put in a URL path; anything else cannot name an object (and could name another URL). */
+const OBJECT_ID = /^[A-Za-z0-9_]{1,255}$/;
+
+/** Retrieves an object by id; null when Stripe says there is none (404), other failures as thrown. */
+async function retrieved<T>(id: string, call: () => Promise<T>): Promise<T | null> {
+  if (!OBJECT_ID.test(id)) return null;
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
+
+/** A non-negative integer amount, or 0 when the field is missing or malformed. */
+const cents = (value: unknown): number => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0);
+
+/** The id of a field that may be expanded into an object; null when there is none. */
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  const id = typeof value === 'string' ? value : value?.id;
+  return typeof id === 'string' && id !== '' ? id : null;
 }
 
 /** A {@link Processor} backed by the official Stripe SDK. */
@@ -160,6 +186,24 @@ export class StripeProcessor implements Processor {
       throw new WebhookSignatureError(`the signature's timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s ahead of this server's clock`);
     }
     return normalizeStripeEvent(event);
+  }
+
+  async retrievePaymentIntent(id: string): Promise<RetrievedPaymentIntent | null> {
+    const intent = await retrieved(id, () => this.#stripe.paymentIntents.retrieve(id));
+    if (!intent) return null;
+    return { id: intent.id, status: intent.status, amountReceivedCents: cents(intent.amount_received), metadata: { ...(intent.metadata ?? {}) } };
+  }
+
+  async retrieveCharge(id: string): Promise<RetrievedCharge | null> {
+    const charge = await retrieved(id, () => this.#stripe.charges.retrieve(id));
+    if (!charge) return null;
+    return { id: charge.id, paymentIntentId: idOf(charge.payment_intent), amountRefundedCents: cents(charge.amount_refunded) };
+  }
+
+  async retrieveDispute(id: string): Promise<RetrievedDispute | null> {
+    const dispute = await retrieved(id, () => this.#stripe.disputes.retrieve(id));
+    if (!dispute) return null;
+    return { id: dispute.id, paymentIntentId: idOf(dispute.payment_intent), amountCents: cents(dispute.amount) };
   }
 
   /** Lists PaymentIntents newest first through every page, stopping at the first one older than `since`. */

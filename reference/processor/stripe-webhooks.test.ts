@@ -51,6 +51,24 @@ describe('StripeProcessor webhooks', () => {
     expect(await parse(dispute.event)).toEqual({ id: dispute.event.id, type: 'charge.dispute.created', paymentIntentId, disputeId: dispute.dispute.id, amountCents: 400 });
   });
 
+  it('CR-14.3 CR-14.4 retrieves the PaymentIntent, charge and dispute an event names, and null for ids the processor does not have', async () => {
+    const { paymentIntentId } = await pay(topUpMetadata(CLIENT, 50_001));
+    expect(await processor.retrievePaymentIntent(paymentIntentId)).toEqual({
+      id: paymentIntentId, status: 'succeeded', amountReceivedCents: 501, metadata: topUpMetadata(CLIENT, 50_001),
+    });
+    const refund = await control.refund(paymentIntentId, 101);
+    expect(await processor.retrieveCharge(refund.charge.id)).toEqual({ id: refund.charge.id, paymentIntentId, amountRefundedCents: 101 });
+    const dispute = await control.dispute(paymentIntentId, { amount: 150 });
+    expect(await processor.retrieveDispute(dispute.dispute.id)).toEqual({ id: dispute.dispute.id, paymentIntentId, amountCents: 150 });
+    const alone = await control.createCharge({ paymentMethod: await createCardPaymentMethod(emulator.url), amount: 700 });
+    const aloneDispute = await control.dispute(alone.id);
+    expect(await processor.retrieveCharge(alone.id)).toEqual({ id: alone.id, paymentIntentId: null, amountRefundedCents: 0 });
+    expect(await processor.retrieveDispute(aloneDispute.dispute.id)).toEqual({ id: aloneDispute.dispute.id, paymentIntentId: null, amountCents: 700 });
+    expect(await processor.retrievePaymentIntent('pi_credit402missing')).toBeNull();
+    expect(await processor.retrieveCharge('ch_credit402missing')).toBeNull();
+    expect(await processor.retrieveDispute('dp_credit402missing')).toBeNull();
+  });
+
   it('says why a succeeded PaymentIntent is not a creditable top-up', async () => {
     const cases: Array<[Record<string, string>, number, string]> = [
       [{}, 501, 'not a credit402 top-up'],

@@ -9,7 +9,7 @@ import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
 import { provisionRedis } from '../testing/redis.ts';
 
 const STORES = ['sqlite', 'redis', 'memory'] as const;
-const FRAMEWORKS = ['fastify', 'express'] as const;
+const FRAMEWORKS = ['fastify', 'express', 'express4', 'http'] as const;
 
 /** Variables that would make the reference server ignore the profile the kit hands it. */
 const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'CREDIT402_FRAMEWORK', 'HOST'];
@@ -53,7 +53,9 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
     label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
   }
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
-  const command = `${targetCommand('reference/cli.ts', ['serve', '--store', store, '--framework', framework, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
+  const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
+  const command = `${targetCommand(entry, ['serve', '--store', store, '--framework', name, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
   return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
 }
 
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write('Runs the kit against the reference server unless --target or --target-cmd is given.\n' +
       '  --store sqlite|redis|memory   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers)\n' +
-      '  --framework fastify|express   the reference server\'s framework\n' +
+      '  --framework fastify|express|express4|http   the reference server\'s framework (express: Express 5; http: plain node:http)\n' +
       'It declares robustness=true and capabilities=storeFaults,records for the reference (so every level and capability is judged);\n' +
       '--level narrows that.\n\n');
   }

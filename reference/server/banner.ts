@@ -17,7 +17,7 @@ export function banner(config: ServerConfig, server: RunningServer): string {
   const lines = [
     `credit402 reference server (${config.framework}, store: ${storeLabel(config)})`,
     `listening on ${server.url}`,
-    `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control: ${server.emulator.controlUrl})` : server.stripeApiUrl}`,
+    `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control API: ${server.emulator.controlUrl ?? 'off'})` : server.stripeApiUrl}`,
     ...(server.webhookUrl ? [`Stripe webhooks: POST ${server.webhookUrl}`] : []),
     ...(server.storeFaults ? [`conformance control routes (never in production): ${STORE_FAULTS_PATH}, ${RECORDS_PATH}`] : []),
     'gated routes:',

@@ -1,15 +1,19 @@
 // The reference server on Express: the credit402 middleware in front of the demo routes, the handled route and the control routes.
-import express, { type Express } from 'express';
+import express5, { type Express } from 'express';
 import { credit402Middleware } from '../adapters/express.ts';
 import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
 import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { expressErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
+/** The Express module: the installed `express` by default; a caller may pass another major (the self-test passes Express 4). */
+export type ExpressModule = typeof express5;
+
 /** Mounts the control routes; any body is read as text, which the control validates. */
-function mountControl(app: Express, control: ConformanceControl): void {
+function mountControl(app: Express, control: ConformanceControl, express: ExpressModule): void {
   const text = express.text({ type: () => true, limit: CONTROL_BODY_LIMIT });
   for (const path of [STORE_FAULTS_PATH, RECORDS_PATH]) {
     app.all(path, text, (req, res, next) => {
@@ -24,7 +28,8 @@ function mountControl(app: Express, control: ConformanceControl): void {
 /**
  * Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
  * count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance control
- * routes are mounted too (only for conformance runs: they inject store faults).
+ * routes are mounted too (only for conformance runs: they inject store faults). `express` is the Express module to
+ * build with (default: the installed `express`; `reference/self-test/serve-express4.ts` passes Express 4).
  */
 export function buildExpressApp(
   gate: Gate,
@@ -32,6 +37,7 @@ export function buildExpressApp(
   webhook?: WebhookEndpoint,
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
+  express: ExpressModule = express5,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -48,6 +54,7 @@ export function buildExpressApp(
     });
   }
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
-  if (control) mountControl(app, control);
+  if (control) mountControl(app, control, express);
+  app.use(expressErrorAnswers);
   return app;
 }

@@ -1,10 +1,11 @@
 // The reference server on Fastify: the credit402 plugin in front of the demo routes, the handled route and the control routes.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
-import { credit402Fastify } from '../adapters/fastify.ts';
+import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.ts';
 import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
 import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { fastifyErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
 /** Mounts the control routes in a scope of their own that takes any body as text, which the control validates. */
@@ -33,7 +34,8 @@ export async function buildFastifyApp(
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, frameworkErrors: credit402FrameworkErrors });
+  app.setErrorHandler(fastifyErrorAnswers);
   await app.register(credit402Fastify, { gate });
   if (webhook) await app.register(credit402WebhookFastify, webhook);
   for (const route of routes) {

@@ -2,14 +2,14 @@
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { banner } from './banner.ts';
-import { loadServerConfig, type ServerConfig } from './server-config.ts';
-import { startReferenceServer } from './start-server.ts';
+import { FRAMEWORKS, loadServerConfig, type Framework, type ServerConfig } from './server-config.ts';
+import { startReferenceServer, type ServerInjections } from './start-server.ts';
 
 const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
   --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379)
-  --framework NAME   fastify | express
+  --framework NAME   fastify | express | http (plain node:http)
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
   --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)
@@ -22,15 +22,15 @@ function overrides(values: Record<string, string | boolean | undefined>): Partia
   if (typeof values.host === 'string') out.host = values.host;
   if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
   if (values['conformance-control'] === true) out.conformanceControl = true;
-  if (values.framework === 'fastify' || values.framework === 'express') out.framework = values.framework;
-  else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be fastify or express`);
+  if (FRAMEWORKS.includes(values.framework as Framework)) out.framework = values.framework as Framework;
+  else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be one of ${FRAMEWORKS.join(', ')}`);
   return out;
 }
 
 /** Runs the reference server until SIGINT or SIGTERM; resolves to an exit code when it cannot start. */
-export async function serveCommand(args: string[]): Promise<number | undefined> {
+export async function serveCommand(args: string[], injected: ServerInjections = {}): Promise<number | undefined> {
   try {
-    return await serve(args);
+    return await serve(args, injected);
   } catch (error: unknown) {
     if (error instanceof Credit402ConfigError) {
       console.error(`credit402: configuration error ${error.message}\n\n${USAGE}`);
@@ -41,7 +41,7 @@ export async function serveCommand(args: string[]): Promise<number | undefined> 
   }
 }
 
-async function serve(args: string[]): Promise<number | undefined> {
+async function serve(args: string[], injected: ServerInjections): Promise<number | undefined> {
   const { values } = parseArgs({
     args,
     options: {
@@ -67,7 +67,7 @@ async function serve(args: string[]): Promise<number | undefined> {
     env,
     overrides: overrides(values),
   });
-  const server = await startReferenceServer(config);
+  const server = await startReferenceServer(config, injected);
   console.log(banner(config, server));
   const stop = (): void => {
     server.close().then(() => process.exit(0), () => process.exit(1));

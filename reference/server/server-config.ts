@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 
 export type StoreConfig =
@@ -9,11 +10,16 @@ export type StoreConfig =
   | { kind: 'sqlite'; path: string }
   | { kind: 'redis'; url?: string; keyPrefix?: string };
 
+/** The reference server's HTTP frameworks. */
+export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+
 /** Everything the reference server needs to start. */
 export interface ServerConfig {
   host: string;
   port: number;
-  framework: 'fastify' | 'express';
+  /** The HTTP framework: `fastify`, `express` (the installed Express, 4 or 5) or `http` (plain node:http). */
+  framework: Framework;
   routes: Record<string, RouteConfig>;
   /** Ungated demo routes, `<METHOD> <path>`. */
   freeRoutes: string[];
@@ -34,6 +40,8 @@ export interface ServerConfig {
   lockWaitMs?: number;
   /** Gate option: lease of the per-client payment lock, in ms. */
   lockTtlMs?: number;
+  /** Gate option: how long a store call may take before the request is answered 503, in ms (default 500). */
+  storeTimeoutMs?: number;
   /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
   refundOnHandlerError?: boolean;
   /**
@@ -41,6 +49,11 @@ export interface ServerConfig {
    * conformance runs only, never in production: anyone could make the store fail. Default false.
    */
   conformanceControl?: boolean;
+  /**
+   * With `stripeApi: "embedded"`: serve the emulator's control API (journal, faults, events; tests only). Default false:
+   * the embedded emulator then answers nothing but the Stripe API, and never hands out the webhook secret.
+   */
+  emulatorControl?: boolean;
 }
 
 const DEFAULTS_PATH = fileURLToPath(new URL('./default-config.json', import.meta.url));
@@ -97,8 +110,8 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `port must be an integer from 0 to 65535, got ${String(port)}`);
   }
-  if (framework !== 'fastify' && framework !== 'express') {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `framework must be fastify or express, got ${String(framework)}`);
+  if (!FRAMEWORKS.includes(framework as Framework)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `framework must be ${FRAMEWORKS.join(', ')}, got ${String(framework)}`);
   }
   if (typeof stripeApi !== 'string' || !/^(embedded|stripe|https?:\/\/.+)$/.test(stripeApi)) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `stripeApi must be "embedded", "stripe" or an http(s) URL, got ${String(stripeApi)}`);
@@ -110,6 +123,10 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (!Array.isArray(freeRoutes) || !freeRoutes.every((route) => typeof route === 'string' && / \//.test(route))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');
   }
+  if (config.emulatorControl !== undefined && typeof config.emulatorControl !== 'boolean') {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `emulatorControl must be true or false, got ${String(config.emulatorControl)}`);
+  }
+  assertLiveKeysReachStripe({ ...config, stripeApi });
   checkWebhookPath(config);
   checkConformanceControl(config);
   return config as unknown as ServerConfig;

@@ -1,6 +1,6 @@
 // Starts the reference server: store, Stripe API (embedded emulator or a URL), gate and the chosen framework.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
@@ -8,20 +8,22 @@ import type { Gate } from '../gate/gate.ts';
 import type { StripeApiBase } from '../processor/stripe-processor.ts';
 import type { Store } from '../stores/store.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { ConformanceControl, controlPathTaken } from './conformance-control.ts';
 import { trackInFlight } from './in-flight.ts';
 import { StoreFaults, withStoreFaults } from './store-faults.ts';
 import { buildStore } from './build-store.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
+import type { ExpressModule } from './express-app.ts';
 import type { ServerConfig } from './server-config.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
   /** Base URL of its Stripe API. */
   url: string;
-  /** Base URL of its control API. */
-  controlUrl: string;
+  /** Base URL of its control API, only when `emulatorControl` asked for it (it never hands out the webhook secret). */
+  controlUrl?: string;
   close(): Promise<void>;
 }
 
@@ -47,19 +49,14 @@ function apiBase(url: string): StripeApiBase {
   return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
 }
 
-async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint | undefined, control: ConformanceControl | undefined): Promise<{ url: string; close(): Promise<void> }> {
-  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
-  if (config.framework === 'fastify') {
-    const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook, undefined, control);
-    await app.listen({ host: config.host, port: config.port });
-    const { port } = app.server.address() as AddressInfo;
-    return { url: `http://${config.host}:${port}`, close: () => app.close() };
-  }
-  const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
-  const app = buildExpressApp(gate, routes, webhook, undefined, control);
-  const server: Server = await new Promise((resolve, reject) => {
-    const started = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(started)));
+/** Listens with a node:http server (Express, plain node:http); closing it also drops idle keep-alive connections. */
+async function listenNode(server: Server, config: ServerConfig): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   return {
@@ -68,19 +65,55 @@ async function listen(config: ServerConfig, gate: Gate, webhook: WebhookEndpoint
   };
 }
 
+async function listen(
+  config: ServerConfig,
+  gate: Gate,
+  webhook: WebhookEndpoint | undefined,
+  control: ConformanceControl | undefined,
+  injected: ServerInjections,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+  if (config.framework === 'fastify') {
+    const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
+    const app = await buildFastifyApp(gate, routes, webhook, undefined, control);
+    await app.listen({ host: config.host, port: config.port });
+    const { port } = app.server.address() as AddressInfo;
+    return { url: `http://${config.host}:${port}`, close: () => app.close() };
+  }
+  if (config.framework === 'http') {
+    const { buildHttpServer } = await import('./http-app.ts');
+    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control), config);
+  }
+  const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
+  return listenNode(createServer(buildExpressApp(gate, routes, webhook, undefined, control, injected.express as ExpressModule | undefined)), config);
+}
+
+/** What a caller may hand the server instead of what the configuration names (tests, self-test targets). */
+export interface ServerInjections {
+  /** Replaces the configured store (tests, fault injection). */
+  store?: Store;
+  /**
+   * The Express module (`import express from 'express'`) for `framework: "express"`; default: the installed `express`
+   * (the self-test passes Express 4). Typed loosely so that the published types do not need `@types/express`.
+   */
+  express?: unknown;
+}
+
 /**
  * Starts the reference server described by `config`; `store` replaces the configured one (tests, fault
  * injection). The webhook endpoint is mounted when `stripeWebhookSecret` is set; with the embedded
- * emulator it is always mounted (with a generated secret unless one is set) and registered there.
+ * emulator it is always mounted (with a generated secret unless one is set) and registered there, in-process.
+ * The embedded emulator serves its control API only with `emulatorControl`. Live keys start only against Stripe.
  * With `conformanceControl`, the gate and webhooks use the store behind {@link StoreFaults}, and the
  * control routes (store faults, records) are mounted: for conformance runs only.
  */
-export async function startReferenceServer(config: ServerConfig, injected: { store?: Store } = {}): Promise<RunningServer> {
+export async function startReferenceServer(config: ServerConfig, injected: ServerInjections = {}): Promise<RunningServer> {
+  assertLiveKeysReachStripe(config);
   // Only the framework, store driver and emulator in use are loaded.
   const emulatorModule = config.stripeApi === 'embedded'
     ? await withOptionalPackage('credit402-stripe-emulator', 'the embedded Stripe emulator (stripeApi "embedded", the default; or pass --stripe-api stripe|URL)', () => import('credit402-stripe-emulator'))
     : undefined;
-  const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0 }) : undefined;
+  const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0, controlApi: config.emulatorControl === true }) : undefined;
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
   const store = injected.store ?? (await buildStore(config.store));
   try {
@@ -101,6 +134,7 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
       ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
       ...(config.lockWaitMs !== undefined ? { lockWaitMs: config.lockWaitMs } : {}),
       ...(config.lockTtlMs !== undefined ? { lockTtlMs: config.lockTtlMs } : {}),
+      ...(config.storeTimeoutMs !== undefined ? { storeTimeoutMs: config.storeTimeoutMs } : {}),
       ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
       ...stripeApi,
     }));
@@ -116,15 +150,15 @@ export async function startReferenceServer(config: ServerConfig, injected: { sto
         ...stripeApi,
       }),
     };
-    const http = await listen(config, gate, webhook, control);
+    const http = await listen(config, gate, webhook, control, injected);
     const webhookUrl = webhook ? `${http.url}${path}` : undefined;
-    if (emulatorModule && emulator && webhookUrl && secret) await new emulatorModule.EmulatorControl(emulator.controlUrl).registerWebhook(webhookUrl, secret);
+    if (emulator && webhookUrl && secret) emulator.registerWebhook(webhookUrl, secret);
     return {
       url: http.url,
       gate,
       store,
       stripeApiUrl,
-      ...(emulator ? { emulator } : {}),
+      ...(emulator ? { emulator: { url: emulator.url, ...(emulator.controlApi ? { controlUrl: emulator.controlUrl } : {}), close: () => emulator.close() } } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
       ...(storeFaults ? { storeFaults } : {}),
       async close() {

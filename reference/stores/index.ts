@@ -2,3 +2,4 @@
 // (`credit402/stores/sqlite`, `credit402/stores/redis`), so that only the driver in use has to be installed.
 export type * from './store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
+export { withStoreDeadlines, StoreTimeoutError, DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.ts';

@@ -1,16 +1,18 @@
 // Runs the store conformance suite against SqliteStore, plus cross-connection and cross-process atomicity.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from './sqlite-store.ts';
+import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
+import { holdWriteLock, watchEventLoop } from '../testing/sqlite-lock.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-'));
 let files = 0;
@@ -35,7 +37,7 @@ describeStoreConformance('SqliteStore :memory:', async () => new SqliteStore({ p
 
 describe('SqliteStore on a shared file', () => {
   const open: SqliteStore[] = [];
-  const openOn = (path: string, options: { tablePrefix?: string; recordTransactions?: boolean } = {}) => {
+  const openOn = (path: string, options: Omit<SqliteStoreOptions, 'path'> = {}) => {
     const store = new SqliteStore({ path, ...options });
     open.push(store);
     return store;
@@ -126,6 +128,111 @@ describe('SqliteStore on a shared file', () => {
     await expectFailure(() => store.deductBalance('big', 1), RangeError);
   });
 });
+
+describe('SqliteStore while another process holds the write lock (item 9: never wait inside better-sqlite3)', () => {
+  const open: SqliteStore[] = [];
+  const holders: Array<{ release(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const holder of holders.splice(0)) await holder.release();
+    for (const store of open.splice(0)) await store.close();
+  });
+  const lockedStore = async (options: Omit<SqliteStoreOptions, 'path'> = {}) => {
+    const path = newPath();
+    const store = new SqliteStore({ path, ...options });
+    open.push(store);
+    const id = newClientId();
+    await store.addBalance(id, 10);
+    const holder = await holdWriteLock(path);
+    holders.push(holder);
+    return { store, id, holder };
+  };
+
+  it('keeps the event loop free, then rejects with ERR_SQLITE_BUSY after busyTimeoutMs (default 250), changing nothing', async () => {
+    const { store, id, holder } = await lockedStore();
+    const lag = watchEventLoop();
+    const started = Date.now();
+    const error = await store.deductBalance(id, 1).catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    const worstLagMs = lag.stop();
+    expect(error).toMatchObject({ name: 'SqliteStoreError', code: 'ERR_SQLITE_BUSY' });
+    expect(elapsed).toBeGreaterThanOrEqual(240);
+    expect(elapsed).toBeLessThan(1_000);
+    expect(worstLagMs).toBeLessThan(100); // was: the whole busy_timeout (5 s) in one synchronous call
+    await holder.release();
+    expect((await store.getClient(id))?.balance).toBe(10);
+  });
+
+  it('reads while the lock is held (WAL), and a write goes through once the lock is released within busyTimeoutMs', async () => {
+    const { store, id, holder } = await lockedStore({ busyTimeoutMs: 2_000 });
+    expect((await store.getClient(id))?.balance).toBe(10);
+    const deduction = store.deductBalance(id, 1);
+    await sleep(150);
+    await holder.release();
+    expect(await deduction).toBe(9);
+  });
+});
+
+describe('SqliteStore checks its file (item 15)', () => {
+  const open: SqliteStore[] = [];
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+  });
+
+  it('CR-11.11 refuses to open a database it cannot write (ERR_SQLITE_NOT_WRITABLE), instead of failing every write later', async () => {
+    const path = newPath();
+    await new SqliteStore({ path }).close();
+    makeReadOnly(path);
+    expect(() => open.push(new SqliteStore({ path }))).toThrow(expect.objectContaining({ code: 'ERR_SQLITE_NOT_WRITABLE' }));
+  });
+
+  it('CR-11.11 fails every call with ERR_SQLITE_FILE_LOST once its file is deleted, and reports it once', async () => {
+    const path = newPath();
+    const lost: Error[] = [];
+    const store = new SqliteStore({ path, fileCheckIntervalMs: 20, onFileLost: (error) => lost.push(error) });
+    open.push(store);
+    const id = newClientId();
+    await store.addBalance(id, 10);
+    await removeDatabase(path);
+    await sleep(100);
+    await expect(store.deductBalance(id, 1)).rejects.toMatchObject({ code: 'ERR_SQLITE_FILE_LOST' });
+    await expect(store.getClient(id)).rejects.toMatchObject({ code: 'ERR_SQLITE_FILE_LOST' });
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.message).toContain(`${path} was deleted`);
+    // What the connection still had is copied next to it, so the balances are not lost with the file.
+    const copy = /written to (\S+):/.exec(lost[0]!.message)?.[1];
+    expect(copy).toBeDefined();
+    const rescued = new SqliteStore({ path: copy! });
+    open.push(rescued);
+    expect((await rescued.getClient(id))?.balance).toBe(10);
+  });
+
+  it('notices a replaced file on the next call even between two periodic checks', async () => {
+    const path = newPath();
+    const store = new SqliteStore({ path, fileCheckIntervalMs: 50, onFileLost: () => {} });
+    open.push(store);
+    const id = newClientId();
+    await store.addBalance(id, 10);
+    const other = newPath();
+    await new SqliteStore({ path: other }).close();
+    renameSync(other, path);
+    await sleep(60);
+    await expect(store.addBalance(id, 1)).rejects.toMatchObject({ code: 'ERR_SQLITE_FILE_LOST', message: expect.stringContaining('was replaced') });
+  });
+
+  it('does not watch an in-memory database', async () => {
+    const store = new SqliteStore({ path: ':memory:', fileCheckIntervalMs: 1 });
+    open.push(store);
+    await sleep(5);
+    await store.addBalance(newClientId(), 1);
+  });
+});
+
+/** Marks a closed database file as written by a newer SQLite (write version 3): SQLite then opens it read-only, even for root. */
+function makeReadOnly(path: string): void {
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.from([3]), 0, 1, 18);
+  closeSync(fd);
+}
 
 /** Starts `count` worker processes, releases them together, and resolves each one's success count. */
 async function runWorkers(path: string, clientId: string, count: number, attempts: number): Promise<number[]> {

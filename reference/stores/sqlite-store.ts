@@ -1,5 +1,8 @@
 // SQLite store on better-sqlite3: single statements, or one IMMEDIATE transaction per multi-step operation.
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
   ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
@@ -25,16 +28,62 @@ export interface SqliteStoreOptions {
   tablePrefix?: string;
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
-  /** How long a statement waits for another connection's write lock, in ms; default 5000. */
+  /**
+   * How long a call waits for another connection's write lock, in ms; default 250. The wait never blocks the
+   * event loop: SQLite answers "busy" at once and the call retries after a short asynchronous pause, until this
+   * time has passed; then it rejects with code `ERR_SQLITE_BUSY` (nothing changed). Keep it below the gate's
+   * `storeTimeoutMs`, so that a busy database gives a definite failure rather than an unknown outcome.
+   */
   busyTimeoutMs?: number;
+  /**
+   * How often the store checks, in ms, that `path` is still the file it opened (same device and inode); default
+   * 1000; 0 turns the check off. A file deleted or replaced behind the store's back would otherwise take every
+   * later write with it, unseen until a restart opens the new (or no) file. Once it happens, every call rejects
+   * with code `ERR_SQLITE_FILE_LOST` and `onFileLost` is called once.
+   */
+  fileCheckIntervalMs?: number;
+  /** Called once when the file was deleted or replaced; default: a loud message on console.error. */
+  onFileLost?: (error: SqliteStoreError) => void;
 }
+
+/** A failure of the SQLite store itself (not of one statement); `code` says which. */
+export class SqliteStoreError extends Error {
+  constructor(
+    readonly code: 'ERR_SQLITE_BUSY' | 'ERR_SQLITE_NOT_WRITABLE' | 'ERR_SQLITE_FILE_LOST',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SqliteStoreError';
+  }
+}
+
+/** How long construction (tables, write check) may wait for another connection's write lock: before serving, blocking is fine. */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
+const FIRST_BUSY_PAUSE_MS = 1;
+const LONGEST_BUSY_PAUSE_MS = 20;
+/** A lock name no caller uses: the write check at construction takes and drops it in one committed transaction. */
+const WRITE_CHECK_LOCK = 'credit402:write-check';
+
+/** The database file as opened, for the check that it is still the one at its path. */
+interface WatchedFile {
+  path: string;
+  dev: number;
+  ino: number;
+  intervalMs: number;
+  onLost: (error: SqliteStoreError) => void;
+}
+
+const isBusy = (error: unknown): boolean =>
+  typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /**
  * A store in a SQLite database file, shared safely by every connection and process that opens it
- * (WAL journal, busy timeout). Integers are bound and read as BigInt, so values are exact up to
+ * (WAL journal; a call that finds the write lock taken retries asynchronously, never blocking the event
+ * loop). Checks at construction that it can write the file, and then that the file stays the one opened. Integers are bound and read as BigInt, so values are exact up to
  * Number.MAX_SAFE_INTEGER; a stored value above it makes the read reject with a RangeError.
  */
 export class SqliteStore implements Store {
@@ -47,30 +96,43 @@ export class SqliteStore implements Store {
   readonly #deduct: (clientId: string, amount: bigint, record: TransactionRecord | undefined) => bigint | undefined;
   readonly #credit: (credit: TopUpCredit, now: string) => TopUpCreditResult;
   readonly #reverse: (reversal: TopUpReversal, now: string) => TopUpReversalResult;
+  readonly #busyTimeoutMs: number;
+  readonly #file: WatchedFile | undefined;
+  #fileCheckedAt = 0;
+  #fileTimer: ReturnType<typeof setInterval> | undefined;
+  #lost: SqliteStoreError | undefined;
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
     assertNonEmptyString(options?.path, 'path');
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const busyTimeoutMs = options.busyTimeoutMs ?? 250;
     assertSafeInteger(busyTimeoutMs, 'busyTimeoutMs', 0);
+    const fileCheckIntervalMs = options.fileCheckIntervalMs ?? 1000;
+    assertSafeInteger(fileCheckIntervalMs, 'fileCheckIntervalMs', 0);
     const t = sqliteTables(options.tablePrefix ?? 'credit402_');
     const record = options.recordTransactions ?? true;
 
     const db = new Database(options.path);
+    let sql: SqliteStatements;
     try {
-      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.defaultSafeIntegers(true);
       createSqliteTables(db, t);
+      sql = prepareStatements(db, t);
+      checkWritable(db, t.locks, options.path);
+      // From now on SQLite never waits inside a call (which would block the event loop): see #run.
+      db.pragma('busy_timeout = 0');
+      this.#file = fileCheckIntervalMs > 0 && !db.memory ? this.#watchFile(options.path, fileCheckIntervalMs, options.onFileLost) : undefined;
     } catch (error) {
       db.close();
       throw error;
     }
     this.#db = db;
     this.#record = record;
-    const sql = prepareStatements(db, t);
     this.#sql = sql;
+    this.#busyTimeoutMs = busyTimeoutMs;
 
     const deduct = db.transaction((clientId: string, amount: bigint, r: TransactionRecord | undefined) => {
       const row = sql.deduct.get(amount, clientId, amount);
@@ -113,12 +175,12 @@ export class SqliteStore implements Store {
       this.recordTransaction = async (r) => {
         this.#assertOpen();
         assertTransactionRecord(r);
-        append(sql, r);
+        await this.#run(() => append(sql, r));
       };
       this.listTransactions = async (clientId) => {
         this.#assertOpen();
         assertNonEmptyString(clientId, 'clientId');
-        return sql.list.all(clientId).map(toTransaction);
+        return (await this.#run(() => sql.list.all(clientId))).map(toTransaction);
       };
     }
   }
@@ -128,9 +190,9 @@ export class SqliteStore implements Store {
     assertNonEmptyString(clientId, 'clientId');
     assertSafeInteger(amount, 'amount', 0);
     if (record !== undefined) assertDeductionRecord(record, clientId, amount);
-    const balance = record !== undefined && this.#record
+    const balance = await this.#run(() => record !== undefined && this.#record
       ? this.#deduct(clientId, BigInt(amount), record)
-      : this.#sql.deduct.get(BigInt(amount), clientId, BigInt(amount))?.balance;
+      : this.#sql.deduct.get(BigInt(amount), clientId, BigInt(amount))?.balance);
     return balance === undefined ? null : toSafeNumber(balance, 'balance');
   }
 
@@ -138,7 +200,7 @@ export class SqliteStore implements Store {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
     assertSafeInteger(amount, 'amount', 1);
-    const row = this.#sql.add.get(clientId, BigInt(amount), 0n, new Date().toISOString(), MAX_SAFE);
+    const row = await this.#run(() => this.#sql.add.get(clientId, BigInt(amount), 0n, new Date().toISOString(), MAX_SAFE));
     if (row === undefined) throw overflow(clientId, amount);
     return toSafeNumber(row.balance, 'balance');
   }
@@ -146,13 +208,13 @@ export class SqliteStore implements Store {
   async ensureClient(clientId: string): Promise<void> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    this.#sql.ensure.run(clientId, new Date().toISOString());
+    await this.#run(() => this.#sql.ensure.run(clientId, new Date().toISOString()));
   }
 
   async getClient(clientId: string): Promise<ClientRecord | null> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    const row = this.#sql.get.get(clientId);
+    const row = await this.#run(() => this.#sql.get.get(clientId));
     if (row === undefined) return null;
     return {
       balance: toSafeNumber(row.balance, 'balance'),
@@ -164,57 +226,171 @@ export class SqliteStore implements Store {
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
     this.#assertOpen();
     assertTopUpCredit(credit);
-    return this.#credit(credit, new Date().toISOString());
+    return this.#run(() => this.#credit(credit, new Date().toISOString()));
   }
 
   async hasCredit(paymentIntentId: string): Promise<boolean> {
     this.#assertOpen();
     assertNonEmptyString(paymentIntentId, 'paymentIntentId');
-    return this.#sql.credited.get(paymentIntentId) !== undefined;
+    return (await this.#run(() => this.#sql.credited.get(paymentIntentId))) !== undefined;
   }
 
   async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
     this.#assertOpen();
     assertTopUpReversal(reversal);
-    return this.#reverse(reversal, new Date().toISOString());
+    return this.#run(() => this.#reverse(reversal, new Date().toISOString()));
   }
 
   async hasProcessedEvent(eventId: string): Promise<boolean> {
     this.#assertOpen();
     assertNonEmptyString(eventId, 'eventId');
-    return this.#sql.eventSeen.get(eventId) !== undefined;
+    return (await this.#run(() => this.#sql.eventSeen.get(eventId))) !== undefined;
   }
 
   async markEventProcessed(eventId: string): Promise<void> {
     this.#assertOpen();
     assertNonEmptyString(eventId, 'eventId');
-    this.#sql.markEvent.run(eventId, new Date().toISOString());
+    await this.#run(() => this.#sql.markEvent.run(eventId, new Date().toISOString()));
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     this.#assertOpen();
     assertLockRequest(name, ttlMs);
     const token = randomUUID();
-    const now = Date.now();
-    return this.#sql.acquire.run(name, token, BigInt(now + ttlMs), BigInt(now)).changes === 1 ? token : null;
+    return this.#run(() => {
+      const now = Date.now();
+      return this.#sql.acquire.run(name, token, BigInt(now + ttlMs), BigInt(now)).changes === 1 ? token : null;
+    });
   }
 
   async releaseLock(name: string, token: string): Promise<boolean> {
     this.#assertOpen();
     assertNonEmptyString(name, 'name');
     assertNonEmptyString(token, 'token');
-    return this.#sql.release.run(name, token, BigInt(Date.now())).changes === 1;
+    return this.#run(() => this.#sql.release.run(name, token, BigInt(Date.now())).changes === 1);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#fileTimer);
     this.#db.close();
   }
 
   #assertOpen(): void {
     if (this.#closed) throw closedError('SqliteStore');
   }
+
+  /**
+   * Runs `op` (synchronous SQLite work), first making sure the file is still the one opened. SQLite answers
+   * "busy" at once while another connection holds the write lock (busy_timeout 0: it never waits inside a call,
+   * which would block the event loop); `op` then changed nothing and is retried after a short asynchronous pause,
+   * for up to `busyTimeoutMs` in all, after which the call rejects with `ERR_SQLITE_BUSY`.
+   */
+  async #run<T>(op: () => T): Promise<T> {
+    const started = Date.now();
+    let pause = FIRST_BUSY_PAUSE_MS;
+    for (;;) {
+      this.#assertOpen();
+      this.#assertFile();
+      try {
+        return op();
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        const left = started + this.#busyTimeoutMs - Date.now();
+        if (left <= 0) {
+          throw new SqliteStoreError('ERR_SQLITE_BUSY', `SqliteStore: another connection held the database's write lock for more than ${this.#busyTimeoutMs} ms; nothing was changed`, { cause: error });
+        }
+        await sleep(Math.min(left, pause * (0.5 + Math.random())));
+        pause = Math.min(pause * 2, LONGEST_BUSY_PAUSE_MS);
+      }
+    }
+  }
+
+  /** Starts the periodic check that the database file is still the one opened. */
+  #watchFile(path: string, intervalMs: number, onLost: ((error: SqliteStoreError) => void) | undefined): WatchedFile {
+    const absolute = resolve(path);
+    const { dev, ino } = statSync(absolute);
+    this.#fileCheckedAt = Date.now();
+    this.#fileTimer = setInterval(() => this.#checkFile(), intervalMs);
+    this.#fileTimer.unref();
+    return { path: absolute, dev, ino, intervalMs, onLost: onLost ?? ((error) => console.error(`credit402: ${error.message}`)) };
+  }
+
+  /** Rejects the call once the file was lost; checks it again first when the last check is older than the interval. */
+  #assertFile(): void {
+    if (this.#file !== undefined && Date.now() - this.#fileCheckedAt >= this.#file.intervalMs) this.#checkFile();
+    if (this.#lost !== undefined) throw this.#lost;
+  }
+
+  #checkFile(): void {
+    const file = this.#file;
+    if (file === undefined || this.#lost !== undefined || this.#closed) return;
+    this.#fileCheckedAt = Date.now();
+    let now: ReturnType<typeof statSync>;
+    try {
+      now = statSync(file.path, { throwIfNoEntry: false });
+    } catch {
+      return; // cannot tell (e.g. a permission changed): not a proof that the file is gone
+    }
+    if (now !== undefined && now.dev === file.dev && now.ino === file.ino) return;
+    const what = now === undefined ? 'was deleted' : `was replaced (inode ${file.ino} is now ${now.ino})`;
+    const saved = this.#rescue(file.path);
+    this.#lost = new SqliteStoreError(
+      'ERR_SQLITE_FILE_LOST',
+      `SqliteStore: the database file ${file.path} ${what} while the store had it open. Every store call now fails ` +
+        `(paid requests are answered 503): writes would go to a file no restart opens again. ${saved}`,
+    );
+    clearInterval(this.#fileTimer);
+    file.onLost(this.#lost);
+  }
+
+  /**
+   * Copies the database this connection still has open (the lost file, with its WAL) next to `path`, so that no
+   * balance is lost; says where it went, or where the open files are when the copy failed.
+   */
+  #rescue(path: string): string {
+    const copy = `${path}.lost-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      this.#db.prepare('VACUUM INTO ?').run(copy);
+      return `A copy of the database as this process had it was written to ${copy}: restart on the right file (that copy, or what is at ${path} now).`;
+    } catch (error) {
+      const held = openDescriptors(path);
+      return `Copying it to ${copy} failed (${error instanceof Error ? error.message : String(error)}); the balances so far are only in the ` +
+        `files this process still holds open (${held.length > 0 ? held.join(', ') : `see /proc/${process.pid}/fd`}): copy them before stopping it.`;
+    }
+  }
+}
+
+/**
+ * Commits one small write (a lease taken and dropped), so that a database the process can open but not write
+ * (read-only file or file system, a newer file format) fails here, at start, rather than on every paid request.
+ */
+function checkWritable(db: Database.Database, locks: string, path: string): void {
+  try {
+    db.transaction(() => {
+      db.prepare(`INSERT INTO ${locks} (name, token, expires_at) VALUES (?, ?, 0)
+        ON CONFLICT (name) DO UPDATE SET token = excluded.token, expires_at = 0`).run(WRITE_CHECK_LOCK, randomUUID());
+      db.prepare(`DELETE FROM ${locks} WHERE name = ?`).run(WRITE_CHECK_LOCK);
+    }).immediate();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SqliteStoreError('ERR_SQLITE_NOT_WRITABLE', `SqliteStore: cannot write the database ${path}: ${reason}`, { cause: error });
+  }
+}
+
+/** Where this process still holds `path` and its WAL open after they were deleted or replaced (Linux: /proc/self/fd). */
+function openDescriptors(path: string): string[] {
+  const held: string[] = [];
+  try {
+    for (const fd of readdirSync('/proc/self/fd')) {
+      const target = readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, '');
+      if (target === path || target === `${path}-wal`) held.push(`/proc/${process.pid}/fd/${fd} (${target.endsWith('-wal') ? 'its WAL' : 'the database'})`);
+    }
+  } catch {
+    // not Linux, or no /proc
+  }
+  return held;
 }
 
 function append(sql: SqliteStatements, r: TransactionRecord): void {

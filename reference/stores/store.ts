@@ -77,6 +77,8 @@ export interface TopUpReversalResult {
  * Stores must not hold 32-bit columns or lose precision below 2^53.
  * Invalid arguments reject and change nothing: an empty or non-string id with a TypeError, an amount
  * outside its documented range with a RangeError. Callers pass validated data; this is a guard.
+ * The gate calls every method with a deadline (its `storeTimeoutMs`, see `store-deadline.ts`): a call still pending
+ * then counts as failed with an unknown outcome, so a store's own waits (locks, retries) should end before it.
  */
 export interface Store {
   /**

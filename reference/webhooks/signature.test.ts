@@ -1,6 +1,7 @@
 // Unit tests for the webhook endpoint's Stripe-Signature check: several v1 values, other schemes, the timestamp's age and future.
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { RetrievedPaymentIntent } from '../processor/processor.ts';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { createWebhookHandler, type WebhookHandler } from './webhook-handler.ts';
@@ -19,13 +20,20 @@ function succeededEvent(id: string): string {
   return JSON.stringify({ id: `evt_${id}`, object: 'event', type: 'payment_intent.succeeded', created: now(), data: { object } }, null, 2);
 }
 
+/** The Stripe processor's signature check, with every PaymentIntent the events name present at the processor (no network). */
+class OfflineProcessor extends StripeProcessor {
+  override async retrievePaymentIntent(id: string): Promise<RetrievedPaymentIntent> {
+    return { id, status: 'succeeded', amountReceivedCents: 500, metadata: { credit402_client_id: CLIENT, credit402_top_up_units: '50000' } };
+  }
+}
+
 describe('Stripe-Signature verification (CR-14.2)', () => {
   let store: MemoryStore;
   let handler: WebhookHandler;
   let count = 0;
   beforeEach(() => {
     store = new MemoryStore();
-    handler = createWebhookHandler({ store, processor: new StripeProcessor({ secretKey: 'sk_test_abc', webhookSecret: SECRET }), onError: () => {} });
+    handler = createWebhookHandler({ store, processor: new OfflineProcessor({ secretKey: 'sk_test_abc', webhookSecret: SECRET }), onError: () => {} });
   });
   const deliver = async (header: (body: string) => string): Promise<number> => {
     const body = succeededEvent(`sig${(count += 1)}`);

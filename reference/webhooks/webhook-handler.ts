@@ -4,6 +4,7 @@ import { WebhookSignatureError, type Processor } from '../processor/processor.ts
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
 import type { Store } from '../stores/store.ts';
 import { applyProcessorEvent, type WebhookOutcome, type WebhookStore } from './handle-event.ts';
+import { RETRIEVALS, withProcessorObjects, type RetrievingProcessor } from './processor-objects.ts';
 
 /** Default path of the webhook endpoint. */
 export const DEFAULT_WEBHOOK_PATH = '/webhooks/stripe';
@@ -12,7 +13,10 @@ export const DEFAULT_WEBHOOK_PATH = '/webhooks/stripe';
 export interface WebhookHandlerOptions {
   /** A store with `reverseTopUp`, `hasProcessedEvent` and `markEventProcessed` (all shipped stores). */
   store: Store;
-  /** A processor with `parseWebhookEvent` (the Stripe processor built with a `webhookSecret`). */
+  /**
+   * A processor with `parseWebhookEvent` and the retrievals of the objects events name (`retrievePaymentIntent`,
+   * `retrieveCharge`, `retrieveDispute`): the Stripe processor built with a `webhookSecret`.
+   */
   processor: Processor;
   /** Called with every failure while handling an event; default: console.error. */
   onError?: (error: unknown, stage: string) => void;
@@ -36,8 +40,9 @@ const STORE_METHODS = ['creditTopUp', 'reverseTopUp', 'hasProcessedEvent', 'mark
 
 /**
  * Builds the webhook engine. Answers 400 when the signature does not verify, 200 once an event is
- * applied (or was already, or is of no concern), and 500 when the store fails, so that the processor
- * delivers the event again. The event id is remembered only after its effect is stored: a crash in
+ * applied (or was already, or is of no concern), and 500 when the store fails or the processor cannot be asked,
+ * so that the processor delivers the event again. An event is applied as the processor's objects say, retrieved
+ * by the ids the event names, never as its body says (CR-14.3, CR-14.4). The event id is remembered only after its effect is stored: a crash in
  * between leads to a redelivery, which the idempotent effects absorb.
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
@@ -46,9 +51,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   if (typeof store !== 'object' || store === null || !STORE_METHODS.every((name) => typeof record[name] === 'function')) {
     throw new Credit402ConfigError('ERR_STORE', `webhooks need a store with ${STORE_METHODS.join(', ')}`);
   }
-  if (typeof processor?.parseWebhookEvent !== 'function') {
-    throw new Credit402ConfigError('ERR_PROCESSOR', 'webhooks need a processor with parseWebhookEvent (a StripeProcessor with webhookSecret)');
+  const methods = processor as unknown as Record<string, unknown> | undefined;
+  if (typeof processor?.parseWebhookEvent !== 'function' || !RETRIEVALS.every((name) => typeof methods?.[name] === 'function')) {
+    throw new Credit402ConfigError('ERR_PROCESSOR', `webhooks need a processor with parseWebhookEvent, ${RETRIEVALS.join(', ')} (a StripeProcessor with webhookSecret)`);
   }
+  const retriever = processor as unknown as RetrievingProcessor;
   const webhookStore = store as unknown as WebhookStore;
   const parse = processor.parseWebhookEvent.bind(processor);
   const report = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402 webhook: ${stage} failed:`, error));
@@ -65,11 +72,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
       try {
         if (await webhookStore.hasProcessedEvent(event.id)) return { status: 200, body: { received: true, eventId: event.id, action: 'duplicate' } };
-        const outcome = await applyProcessorEvent(webhookStore, event);
-        if (outcome.action === 'ignored' && event.type === 'payment_intent.succeeded' && outcome.reason !== NOT_A_TOP_UP) {
-          report(new Error(`PaymentIntent ${event.paymentIntentId} not credited: ${outcome.reason}`), `webhook ${event.id}`);
+        let confirmed;
+        try {
+          confirmed = await withProcessorObjects(retriever, event);
+        } catch (error) {
+          report(error, `webhook ${event.type}: retrieving its object`);
+          return { status: 500, body: { error: 'Event not applied; deliver it again' } };
         }
-        await webhookStore.markEventProcessed(event.id).catch((error: unknown) => report(error, 'markEventProcessed'));
+        const outcome = typeof confirmed === 'string' ? ({ action: 'ignored', reason: confirmed } as const) : await applyProcessorEvent(webhookStore, confirmed);
+        if (outcome.action === 'ignored' && (typeof confirmed === 'string' || (event.type === 'payment_intent.succeeded' && outcome.reason !== NOT_A_TOP_UP))) {
+          report(new Error(`event ${event.id} (${event.type}) not applied: ${outcome.reason}`), `webhook ${event.id}`);
+        }
+        // An event about an object the processor does not have is not remembered: its id may be one the processor sends later.
+        if (typeof confirmed !== 'string') await webhookStore.markEventProcessed(event.id).catch((error: unknown) => report(error, 'markEventProcessed'));
         return { status: 200, body: { received: true, eventId: event.id, action: outcome.action } };
       } catch (error) {
         report(error, `webhook ${event.type}`);

@@ -1,0 +1,91 @@
+// The reference server on plain node:http: the credit402 node:http adapter in front of a tiny exact-match router.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { applyCredit402, type GateIncomingMessage } from '../adapters/node-http.ts';
+import type { Gate } from '../gate/gate.ts';
+import type { PaymentResponse } from '../protocol/types.ts';
+import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { errorBody, expressErrorAnswers } from './error-answers.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
+
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The path the router matches: the request target up to the query, as received (no decoding, no case folding, no
+ * slash merging: spec CR-4.9); the path of an http(s) absolute-form target; undefined for any other form.
+ */
+export function routerPath(target: string): string | undefined {
+  const beforeQuery = target.split('?', 1)[0] ?? '';
+  if (beforeQuery.startsWith('/')) return beforeQuery;
+  const absolute = /^https?:\/\/[^/]+(\/.*)?$/i.exec(beforeQuery);
+  return absolute ? (absolute[1] ?? '/') : undefined;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}
+
+/** The request body, or undefined when it is larger than `limit` bytes. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The demo route for a method and path: an exact match, else for HEAD the GET route (as Express and Fastify do). */
+function findRoute(routes: readonly DemoRoute[], method: string, path: string): DemoRoute | undefined {
+  const exact = routes.find((route) => route.method === method && route.path === path);
+  return exact ?? (method === 'HEAD' ? routes.find((route) => route.method === 'GET' && route.path === path) : undefined);
+}
+
+type Extras = { webhook: WebhookEndpoint | undefined; runs: HandlerRuns; control: ConformanceControl | undefined };
+
+/** Routes one request the gate let through; `payment` is set when it was paid. */
+async function route(req: GateIncomingMessage, res: ServerResponse, routes: readonly DemoRoute[], extras: Extras, payment: PaymentResponse | undefined): Promise<void> {
+  const method = req.method ?? '';
+  const path = routerPath(req.url ?? '/');
+  const demo = path === undefined ? undefined : findRoute(routes, method, path);
+  if (demo) return json(res, 200, runDemoHandler(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment));
+  if (extras.webhook && method === 'POST' && path === extras.webhook.path) {
+    const body = await readBody(req, WEBHOOK_BODY_LIMIT);
+    if (body === undefined) return json(res, 413, errorBody(413));
+    return credit402WebhookMiddleware(extras.webhook.handler)(Object.assign(req, { body }), res, (error) => expressErrorAnswers(error, req, res, () => {}));
+  }
+  if ((method === 'GET' || method === 'HEAD') && path === HANDLED_PATH && mountsHandledRoute(routes)) {
+    return json(res, 200, extras.runs.answer(req.originalUrl ?? req.url ?? '/'));
+  }
+  if (extras.control && (path === STORE_FAULTS_PATH || path === RECORDS_PATH)) {
+    const raw = await readBody(req, CONTROL_BODY_LIMIT);
+    if (raw === undefined) return json(res, 413, errorBody(413));
+    const body = raw.length === 0 ? undefined : raw.toString('utf8');
+    const answer = await extras.control.handle({ method, url: req.originalUrl ?? req.url ?? '/', ...(body === undefined ? {} : { body }) });
+    return json(res, answer.status, answer.body, answer.headers);
+  }
+  json(res, 404, errorBody(404));
+}
+
+/**
+ * Builds the node:http server (not listening yet), with the webhook endpoint when `webhook` is given. The demo
+ * handlers count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance
+ * control routes are mounted too (only for conformance runs: they inject store faults).
+ */
+export function buildHttpServer(
+  gate: Gate,
+  routes: readonly DemoRoute[],
+  webhook?: WebhookEndpoint,
+  runs: HandlerRuns = new HandlerRuns(),
+  control?: ConformanceControl,
+): Server {
+  const extras: Extras = { webhook, runs, control };
+  return createServer((req: GateIncomingMessage, res) => {
+    applyCredit402(gate, req, res)
+      .then((applied) => (applied.answered ? undefined : route(req, res, routes, extras, applied.payment)))
+      .catch((error: unknown) => expressErrorAnswers(error, req, res, () => {}));
+  });
+}

@@ -1,0 +1,90 @@
+// Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
+import type { Store } from './store.ts';
+
+/** Default deadline of one store call, in ms: far above a healthy store's latency, far below a client's patience. */
+export const DEFAULT_STORE_TIMEOUT_MS = 500;
+
+/**
+ * A store call that did not answer within its deadline. Its outcome is unknown: the call may still take effect
+ * later (a frozen Redis runs the queued command when it resumes), so the caller must not say that nothing changed.
+ */
+export class StoreTimeoutError extends Error {
+  readonly code = 'ERR_STORE_TIMEOUT';
+  constructor(
+    /** The store method, e.g. `deductBalance`. */
+    readonly operation: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`store ${operation} did not answer within ${timeoutMs} ms; it may still take effect`);
+    this.name = 'StoreTimeoutError';
+  }
+}
+
+/**
+ * Settles like `call`, or rejects with a {@link StoreTimeoutError} after `timeoutMs`, whichever comes first. A value
+ * that arrives after the deadline is handed to `late` (a failure after it is dropped: the caller already failed).
+ */
+export function withDeadline<T>(operation: string, timeoutMs: number, call: Promise<T>, late?: (value: T) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      reject(new StoreTimeoutError(operation, timeoutMs));
+    }, timeoutMs);
+    call.then(
+      (value) => {
+        if (settled) return late?.(value);
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+const METHODS = [
+  'deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'recordTransaction', 'listTransactions',
+  'hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed', 'releaseLock',
+] as const;
+
+type AnyMethod = (...args: unknown[]) => Promise<unknown>;
+
+/** Calls `method`, turning a synchronous throw into a rejection. */
+function invoke<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * `store` with a deadline of `timeoutMs` on every call but `close`: a call still pending then rejects with
+ * {@link StoreTimeoutError}. Optional methods are present exactly when `store` has them. A lease that
+ * `acquireLock` takes after its deadline is released at once (nobody holds its token), so a slow store leaves no
+ * lease behind for longer than it stays slow.
+ */
+export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
+  const wrapped = { close: () => store.close() } as Store;
+  const methods = wrapped as unknown as Record<string, AnyMethod>;
+  for (const name of METHODS) {
+    const method = store[name] as AnyMethod | undefined;
+    if (method) methods[name] = (...args: unknown[]) => withDeadline(name, timeoutMs, invoke(() => method.apply(store, args)));
+  }
+  const { acquireLock, releaseLock } = store;
+  if (acquireLock && releaseLock) {
+    wrapped.acquireLock = (name: string, ttlMs: number) =>
+      withDeadline('acquireLock', timeoutMs, invoke(() => acquireLock.call(store, name, ttlMs)), (token) => {
+        if (token !== null) releaseLock.call(store, name, token).catch(() => {}); // else it expires after ttlMs
+      });
+  }
+  return store.creditRetentionMs === undefined
+    ? wrapped
+    : Object.defineProperty(wrapped, 'creditRetentionMs', { get: () => store.creditRetentionMs, enumerable: true });
+}
