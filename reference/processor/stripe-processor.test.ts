@@ -1,12 +1,20 @@
-// Tests of the Stripe processor's client options against the emulator: customer search quoting and SDK network retries.
+// Tests of the Stripe processor: the API base of a URL, and its client options against the emulator (customer search quoting, SDK network retries).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { PaymentError } from './processor.ts';
-import { StripeProcessor, type StripeProcessorOptions } from './stripe-processor.ts';
+import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from './stripe-processor.ts';
 
 const CLIENT = 'e'.repeat(64);
+
+describe('stripeApiBase', () => {
+  it('reads host, port and protocol from a URL, with the protocol\'s default port', () => {
+    expect(stripeApiBase('http://127.0.0.1:12111')).toEqual({ host: '127.0.0.1', port: 12111, protocol: 'http' });
+    expect(stripeApiBase('https://api.stripe.com')).toEqual({ host: 'api.stripe.com', port: 443, protocol: 'https' });
+    expect(stripeApiBase(new URL('http://localhost/'))).toEqual({ host: 'localhost', port: 80, protocol: 'http' });
+  });
+});
 
 describe('StripeProcessor options', () => {
   let emulator: RunningEmulator;

@@ -28,6 +28,13 @@ export interface StripeApiBase {
   protocol?: 'http' | 'https';
 }
 
+/** The {@link StripeApiBase} of a URL such as `http://127.0.0.1:12111` (the port defaults to the protocol's). */
+export function stripeApiBase(url: string | URL): StripeApiBase {
+  const api = new URL(url);
+  const protocol = api.protocol === 'https:' ? 'https' : 'http';
+  return { host: api.hostname, port: Number(api.port || (protocol === 'https' ? 443 : 80)), protocol };
+}
+
 /** Options of {@link StripeProcessor}. */
 export interface StripeProcessorOptions {
   secretKey: string;

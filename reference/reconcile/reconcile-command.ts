@@ -1,7 +1,7 @@
 // `credit402 reconcile [--dry-run] [--since ISO] [--config F] [--profile F] [--store K] [--stripe-api URL]`: credits lost top-ups.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
 import { formatReport, reconcile } from './reconcile.ts';
 import { buildStore } from '../server/build-store.ts';
 import { loadServerConfig } from '../server/server-config.ts';
@@ -46,7 +46,7 @@ async function reconcileOnce(args: string[]): Promise<number> {
   const api = config.stripeApi === 'stripe' ? undefined : new URL(config.stripeApi);
   const processor = new StripeProcessor({
     secretKey: config.stripeSecretKey,
-    ...(api ? { api: { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol === 'https:' ? 'https' : 'http' } } : {}),
+    ...(api ? { api: stripeApiBase(api) } : {}),
   });
   const store = await buildStore(config.store);
   try {

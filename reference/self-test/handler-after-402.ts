@@ -1,12 +1,11 @@
 // Mutant target: after answering 402, the gated route's handler runs all the same, its run counted (breaks CR-4.6, CR-1.1).
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createCredit402 } from '../credit402.ts';
-import { buildStore } from '../server/build-store.ts';
 import { demoRoutes, runDemoHandler } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { profileGate } from './profile-gate.ts';
 
 /** A running mutant. */
 export interface RunningMutant {
@@ -20,18 +19,7 @@ export interface RunningMutant {
  * then passes control on anyway would. Every answer on the wire stays the reference's.
  */
 export async function startHandlerAfter402(config: ServerConfig): Promise<RunningMutant> {
-  const api = new URL(config.stripeApi);
-  const store = await buildStore({ kind: 'memory' });
-  const gate = createCredit402({
-    stripeSecretKey: config.stripeSecretKey,
-    stripePublishableKey: config.stripePublishableKey,
-    serverSecret: config.serverSecret,
-    store,
-    routes: config.routes,
-    stripeApi: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
-    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-  });
+  const { gate, store } = await profileGate(config);
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   const runs = new HandlerRuns();
   const app = await buildFastifyApp(gate, routes, undefined, runs);

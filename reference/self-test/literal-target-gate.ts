@@ -1,12 +1,11 @@
 // Mutant target: the pre-CR-4.10 Express server: the gate reads targets literally (no refusal) and the router is handed the raw target.
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createCredit402 } from '../credit402.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { buildStore } from '../server/build-store.ts';
 import { demoRoutes, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig } from '../server/server-config.ts';
+import { profileGate } from './profile-gate.ts';
 
 /** The request path as the gate read it before CR-4.10: up to `?` or `#`, any scheme's path, unreserved decoded. */
 function literalPath(url: string): string {
@@ -24,18 +23,7 @@ function literalPath(url: string): string {
 const profilePath = process.env.CREDIT402_PROFILE;
 if (!profilePath) throw new Error('mutant literal-target-gate: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd');
 const config = loadServerConfig({ profilePath, env: process.env });
-const api = new URL(config.stripeApi);
-const store = await buildStore({ kind: 'memory' });
-const gate = createCredit402({
-  stripeSecretKey: config.stripeSecretKey,
-  stripePublishableKey: config.stripePublishableKey,
-  serverSecret: config.serverSecret,
-  store,
-  routes: config.routes,
-  stripeApi: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
-  ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-  ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-});
+const { gate, store } = await profileGate(config);
 const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
 const runs = new HandlerRuns();
 const app = express();

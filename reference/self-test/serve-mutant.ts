@@ -1,7 +1,7 @@
 // Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
 import { createGate, type Gate } from '../gate/gate.ts';
 import type { Processor } from '../processor/processor.ts';
-import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
 import { buildStore } from '../server/build-store.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
@@ -28,10 +28,9 @@ export async function serveMutant(
   const profilePath = process.env.CREDIT402_PROFILE;
   if (!profilePath) throw new Error(`mutant ${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
   const config = loadServerConfig({ profilePath, env: process.env });
-  const api = new URL(config.stripeApi);
   const processor = new StripeProcessor({
     secretKey: config.stripeSecretKey,
-    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    api: stripeApiBase(config.stripeApi),
     ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
   });
   const store = await buildStore({ kind: 'memory' });

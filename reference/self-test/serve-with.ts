@@ -1,7 +1,7 @@
 // Self-test targets with their own Stripe client: the reference gate and webhook endpoint with chosen SDK options, optionally without the payment lock.
 import { createGate } from '../gate/gate.ts';
 import type { Processor } from '../processor/processor.ts';
-import { StripeProcessor, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
+import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig } from '../server/server-config.ts';
@@ -26,10 +26,9 @@ export async function serveWith(name: string, options: ServeWithOptions): Promis
   const profilePath = process.env.CREDIT402_PROFILE;
   if (!profilePath) throw new Error(`${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
   const config = loadServerConfig({ profilePath, env: process.env });
-  const api = new URL(config.stripeApi);
   const stripe = new StripeProcessor({
     secretKey: config.stripeSecretKey,
-    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    api: stripeApiBase(config.stripeApi),
     ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
     ...(config.stripeWebhookSecret ? { webhookSecret: config.stripeWebhookSecret } : {}),
     ...options.stripe,

@@ -7,7 +7,7 @@ import { createGate, type Gate } from '../gate/gate.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { PaymentRequiredResponse } from '../protocol/types.ts';
-import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
 import { buildStore } from '../server/build-store.ts';
 import { demoRoutes, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
@@ -64,10 +64,9 @@ export interface RunningSourceFollowing {
 
 /** Starts the target on `config.host:config.port` with a memory store, talking to the Stripe API at `config.stripeApi`. */
 export async function startSourceFollowing(config: ServerConfig): Promise<RunningSourceFollowing> {
-  const api = new URL(config.stripeApi);
   const processor = new StripeProcessor({
     secretKey: config.stripeSecretKey,
-    api: { host: api.hostname, port: Number(api.port || 80), protocol: api.protocol === 'https:' ? 'https' : 'http' },
+    api: stripeApiBase(config.stripeApi),
     customerMetadataKey: SOURCE_METADATA_KEY,
     customerSearchQuote: 'double',
     maxNetworkRetries: 2,
