@@ -1,7 +1,7 @@
 // What the gate decides for one request; adapters only apply it.
 import type { PaymentResponse } from '../protocol/types.ts';
 
-/** The request as the gate needs it: adapters copy these three values and nothing else. */
+/** The request as the gate needs it: adapters copy these values and nothing else. */
 export interface GateRequest {
   /** Request method as received (HTTP methods are case-sensitive). */
   method: string;
@@ -9,6 +9,11 @@ export interface GateRequest {
   url: string;
   /** Raw value(s) of the `payment` header, when present. */
   paymentHeader: string | readonly string[] | undefined;
+  /**
+   * Address of the client as the adapter sees it (the socket's peer, or the framework's notion of the client IP);
+   * used only by the `newPaymentRateLimit` option. Optional: requests without one share one per-address bucket.
+   */
+  clientAddress?: string | undefined;
 }
 
 /** The route is not gated: call the handler and add nothing. */

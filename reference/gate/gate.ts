@@ -9,6 +9,7 @@ import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
 import { refundOnce } from './handler-refund.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
+import { createRateLimiter, rateLimited, type RateLimiter } from './rate-limit.ts';
 import { buildChallenges, paymentError, serve, serviceUnavailable } from './responses.ts';
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
 import { routeOf } from './route-agreement.ts';
@@ -25,7 +26,8 @@ export interface Gate {
 
 const PASS: GateDecision = { action: 'pass' };
 
-async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | readonly string[]): Promise<GateDecision> {
+async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest & { paymentHeader: string | readonly string[] }, limiter: RateLimiter | undefined): Promise<GateDecision> {
+  const rawHeader = request.paymentHeader;
   const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
   if (!parsed.ok) return paymentError('invalid_payment', parsed.message);
   const { clientId, paymentMethodId, topUpAmount } = parsed.payload;
@@ -36,12 +38,16 @@ async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | r
   if (paymentMethodId === undefined) {
     return clientId === undefined ? route.challenges.plain : route.challenges.insufficient;
   }
+  // The new-payment path is the one that costs processor calls: limited before any of them.
+  const verdict = limiter?.hit(request.clientAddress);
+  if (verdict && !verdict.allowed) return rateLimited(verdict.retryAfterSeconds);
   return payByCard(ctx, route, paymentMethodId, topUpAmount);
 }
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit } = validateGateOptions(options);
+  const limiter = newPaymentRateLimit ? createRateLimiter(newPaymentRateLimit) : undefined;
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
     routes.set(key, { ...route, challenges: buildChallenges(route, options.stripePublishableKey) });
@@ -62,9 +68,10 @@ export function createGate(options: GateOptions): Gate {
       if (!target.ok) return ambiguousTarget(target.reason);
       const route = routeOf(routes, request.method, target.path);
       if (route === undefined) return PASS;
-      if (request.paymentHeader === undefined) return route.challenges.plain;
+      const { paymentHeader } = request;
+      if (paymentHeader === undefined) return route.challenges.plain;
       try {
-        const decision = await decide(ctx, route, request.paymentHeader);
+        const decision = await decide(ctx, route, { ...request, paymentHeader }, limiter);
         if (refundOnHandlerError && decision.action === 'serve') decision.refund = refundOnce(ctx, decision.payment.clientId, route.amount);
         return decision;
       } catch (error) {

@@ -8,6 +8,7 @@ import { publishableKeyMode } from '../config/stripe-keys.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/store-deadline.ts';
 import { createErrorLog } from './error-log.ts';
 import type { ErrorReporter } from './failures.ts';
+import { validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
 
 /** Options of {@link createGate}. */
 export interface GateOptions {
@@ -43,6 +44,12 @@ export interface GateOptions {
    * default false. Outside conformance (CR-4.7); conformance runs leave it off.
    */
   refundOnHandlerError?: boolean;
+  /**
+   * Limit of new-payment attempts (a `paymentMethodId` and no spendable `clientId`), per client address and/or
+   * global, answered 429 with `Retry-After` before any processor call; off by default (and in conformance runs).
+   * Counted in this process's memory: each process of a cluster applies its own limit.
+   */
+  newPaymentRateLimit?: NewPaymentRateLimit;
 }
 
 /** Options after validation, with defaults applied. */
@@ -54,6 +61,8 @@ export interface ResolvedGateOptions {
   refundOnHandlerError: boolean;
   /** Deadline of every store call, in ms. */
   storeTimeoutMs: number;
+  /** The new-payment rate limit, or undefined when it is off. */
+  newPaymentRateLimit: NewPaymentRateLimit | undefined;
 }
 
 /**
@@ -121,5 +130,6 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   }
   const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
-  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs };
+  const newPaymentRateLimit = validateRateLimit(options.newPaymentRateLimit);
+  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit };
 }

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import type { RouteConfig } from '../protocol/types.ts';
+import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
+import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 
 export type StoreConfig =
   | { kind: 'memory' }
@@ -44,6 +46,17 @@ export interface ServerConfig {
   storeTimeoutMs?: number;
   /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
   refundOnHandlerError?: boolean;
+  /**
+   * Gate option: limit of new-payment attempts per client address and/or global (`{ perAddress?: { max, windowMs },
+   * global?: { max, windowMs } }`), answered 429 with Retry-After; per process, in memory. Default off.
+   */
+  newPaymentRateLimit?: NewPaymentRateLimit;
+  /**
+   * Interval of the scheduled reconciliation in ms (credits succeeded top-ups the store has not, as `credit402
+   * reconcile` does; needed when no webhook reaches the server). `0` turns it off. Default 300000 (5 minutes) with
+   * `stripeApi` "stripe" or "embedded", 0 with an API URL (conformance runs, tests).
+   */
+  reconcileEveryMs?: number;
   /**
    * Mounts the conformance control routes (store-fault injection, records; harness/PROFILE.md, Capabilities). For
    * conformance runs only, never in production: anyone could make the store fail. Default false.
@@ -129,7 +142,21 @@ function check(config: Record<string, unknown>): ServerConfig {
   assertLiveKeysReachStripe({ ...config, stripeApi });
   checkWebhookPath(config);
   checkConformanceControl(config);
+  checkReconcileEveryMs(config.reconcileEveryMs);
   return config as unknown as ServerConfig;
+}
+
+function checkReconcileEveryMs(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_RECONCILE_EVERY_MS) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `reconcileEveryMs must be 0 (off) or an integer number of milliseconds up to ${MAX_RECONCILE_EVERY_MS}, got ${String(value)}`);
+  }
+}
+
+/** The interval of the scheduled reconciliation, 0 when off: the configured one, else 5 minutes against Stripe or the embedded emulator. */
+export function reconcileInterval(config: Pick<ServerConfig, 'reconcileEveryMs' | 'stripeApi'>): number {
+  if (config.reconcileEveryMs !== undefined) return config.reconcileEveryMs;
+  return config.stripeApi === 'stripe' || config.stripeApi === 'embedded' ? DEFAULT_RECONCILE_EVERY_MS : 0;
 }
 
 function checkConformanceControl(config: Record<string, unknown>): void {

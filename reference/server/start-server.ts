@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
-import type { StripeApiBase } from '../processor/stripe-processor.ts';
+import { StripeProcessor, type StripeApiBase } from '../processor/stripe-processor.ts';
+import { scheduleReconcile, type ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
 import type { Store } from '../stores/store.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
@@ -16,7 +17,7 @@ import { buildStore } from './build-store.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
-import type { ServerConfig } from './server-config.ts';
+import { reconcileInterval, type ServerConfig } from './server-config.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
@@ -40,6 +41,8 @@ export interface RunningServer {
   webhookUrl?: string;
   /** The store faults the control routes arm, when `conformanceControl` is on; the gate and webhooks see `store` behind them. */
   storeFaults?: StoreFaults;
+  /** The scheduled reconciliation, unless `reconcileEveryMs` is 0 (the default with a Stripe API URL). */
+  reconciler?: ReconcileSchedule;
   close(): Promise<void>;
 }
 
@@ -136,6 +139,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       ...(config.lockTtlMs !== undefined ? { lockTtlMs: config.lockTtlMs } : {}),
       ...(config.storeTimeoutMs !== undefined ? { storeTimeoutMs: config.storeTimeoutMs } : {}),
       ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
+      ...(config.newPaymentRateLimit !== undefined ? { newPaymentRateLimit: config.newPaymentRateLimit } : {}),
       ...stripeApi,
     }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
@@ -153,6 +157,17 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     const http = await listen(config, gate, webhook, control, injected);
     const webhookUrl = webhook ? `${http.url}${path}` : undefined;
     if (emulator && webhookUrl && secret) emulator.registerWebhook(webhookUrl, secret);
+    const reconcileEveryMs = reconcileInterval(config);
+    const reconciler = reconcileEveryMs === 0 ? undefined : scheduleReconcile({
+      processor: new StripeProcessor({
+        secretKey: config.stripeSecretKey,
+        ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
+        ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+        ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
+      }),
+      store: engineStore,
+      everyMs: reconcileEveryMs,
+    });
     return {
       url: http.url,
       gate,
@@ -161,7 +176,9 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       ...(emulator ? { emulator: { url: emulator.url, ...(emulator.controlApi ? { controlUrl: emulator.controlUrl } : {}), close: () => emulator.close() } } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
       ...(storeFaults ? { storeFaults } : {}),
+      ...(reconciler ? { reconciler } : {}),
       async close() {
+        await reconciler?.stop();
         await http.close();
         await drain(5_000);
         await store.close();

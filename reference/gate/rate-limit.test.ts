@@ -1,0 +1,130 @@
+// Unit tests of the new-payment rate limit: the limiter alone, then the gate as a plain function with a fake processor.
+import { describe, expect, it } from 'vitest';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { encodeBase64Json } from '../protocol/base64-json.ts';
+import type { Processor } from '../processor/processor.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { createGate } from './gate.ts';
+import type { GateOptions } from './options.ts';
+import { addressBucket, createRateLimiter, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
+
+function countingProcessor(): Processor & { calls: number } {
+  const processor = {
+    calls: 0,
+    getCardFingerprint: async (pm: string) => { processor.calls++; return `fp-${pm}`; },
+    findOrCreateCustomer: async () => { processor.calls++; return 'cus_1'; },
+    charge: async () => { processor.calls++; return { id: `pi_${processor.calls}`, status: 'succeeded' as const }; },
+  };
+  return processor;
+}
+
+function gateWith(newPaymentRateLimit: NewPaymentRateLimit | undefined, processor = countingProcessor()) {
+  const gate = createGate({
+    stripePublishableKey: 'pk_test_x',
+    serverSecret: 'x'.repeat(32),
+    store: new MemoryStore(),
+    processor,
+    routes: { 'GET /api/weather': { amount: 500 } },
+    ...(newPaymentRateLimit !== undefined ? { newPaymentRateLimit } : {}),
+  });
+  return { gate, processor };
+}
+
+const header = (payload: object) => encodeBase64Json({ stripe402Version: 1, ...payload });
+const pay = (pm: string, clientAddress?: string) => ({ method: 'GET', url: '/api/weather', paymentHeader: header({ paymentMethodId: pm }), clientAddress });
+
+describe('validateRateLimit', () => {
+  it('is off when absent or empty, and keeps the windows given', () => {
+    expect(validateRateLimit(undefined)).toBeUndefined();
+    expect(validateRateLimit({})).toBeUndefined();
+    expect(validateRateLimit({ global: { max: 5, windowMs: 1000 } })).toEqual({ global: { max: 5, windowMs: 1000 } });
+  });
+
+  it.each([
+    null, 5, [], { perAdress: { max: 1, windowMs: 1 } }, { perAddress: { max: 0, windowMs: 1000 } }, { perAddress: { max: 1.5, windowMs: 1000 } },
+    { global: { max: 1, windowMs: 0 } }, { global: { max: 1 } }, { global: { max: 1, windowMs: 2 * 24 * 3600 * 1000 } }, { global: null },
+  ])('refuses %j with ERR_RATE_LIMIT at construction', (value) => {
+    expect(() => validateRateLimit(value)).toThrow(Credit402ConfigError);
+    expect(() => gateWith(value as NewPaymentRateLimit)).toThrow(/ERR_RATE_LIMIT/);
+  });
+});
+
+describe('addressBucket', () => {
+  it('groups IPv6 by /64, maps IPv4-mapped addresses to IPv4 and leaves others as they are', () => {
+    expect(addressBucket('::ffff:10.0.0.1')).toBe('10.0.0.1');
+    expect(addressBucket('10.0.0.1')).toBe('10.0.0.1');
+    expect(addressBucket('2001:db8:0:1::1')).toBe(addressBucket('2001:0db8:0000:0001:ffff:1:2:3'));
+    expect(addressBucket('2001:db8:0:1::1')).toBe('2001:db8:0:1::/64');
+    expect(addressBucket('2001:db8:0:2::1')).not.toBe(addressBucket('2001:db8:0:1::1'));
+    expect(addressBucket('::1')).toBe('0:0:0:0::/64');
+    expect(addressBucket(undefined)).toBe('');
+  });
+});
+
+describe('createRateLimiter (fixed windows, in memory)', () => {
+  it('allows max per address per window, then gives the seconds to the window end, and resets after it', () => {
+    const limiter = createRateLimiter({ perAddress: { max: 2, windowMs: 10_000 } });
+    expect(limiter.hit('a', 0)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 1)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 2)).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(limiter.hit('a', 8_500)).toEqual({ allowed: false, retryAfterSeconds: 2 });
+    expect(limiter.hit('a', 9_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.hit('b', 3)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 10_000)).toEqual({ allowed: true });
+  });
+
+  it('applies the global window across addresses, without counting what it refused against the address', () => {
+    const limiter = createRateLimiter({ perAddress: { max: 2, windowMs: 60_000 }, global: { max: 3, windowMs: 1_000 } });
+    expect([limiter.hit('a', 0), limiter.hit('b', 0), limiter.hit('c', 0)].every((v) => v.allowed)).toBe(true);
+    expect(limiter.hit('a', 500)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.hit('a', 1_000)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 1_001)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+  });
+});
+
+describe('gate with newPaymentRateLimit', () => {
+  it('is off by default', async () => {
+    const { gate } = gateWith(undefined);
+    for (let i = 0; i < 20; i++) expect((await gate.handle(pay(`pm_card_${i}`, '10.0.0.1'))).action).toBe('serve');
+  });
+
+  it('answers 429 with Retry-After and rate_limited before any processor call, per client address', async () => {
+    const { gate, processor } = gateWith({ perAddress: { max: 2, windowMs: 60_000 } });
+    expect((await gate.handle(pay('pm_a', '10.0.0.1'))).action).toBe('serve');
+    expect((await gate.handle(pay('pm_b', '10.0.0.1'))).action).toBe('serve');
+    const calls = processor.calls;
+    const refused = await gate.handle(pay('pm_c', '10.0.0.1'));
+    expect(refused).toEqual({
+      action: 'respond',
+      status: 429,
+      headers: expect.objectContaining({ 'retry-after': '60', 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }),
+      body: { success: false, creditsRemaining: 0, clientId: '', error: expect.any(String), errorCode: 'rate_limited' },
+    });
+    expect(processor.calls).toBe(calls);
+    expect((await gate.handle(pay('pm_c', '10.0.0.2'))).action).toBe('serve');
+  });
+
+  it('counts only the new-payment path: challenges, spends with a balance and malformed headers pass unlimited', async () => {
+    const { gate } = gateWith({ perAddress: { max: 1, windowMs: 60_000 }, global: { max: 1, windowMs: 60_000 } });
+    const paid = await gate.handle(pay('pm_a', '10.0.0.1'));
+    if (paid.action !== 'serve') throw new Error('expected serve');
+    const { clientId } = paid.payment;
+    for (let i = 0; i < 5; i++) {
+      expect(await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: undefined, clientAddress: '10.0.0.1' })).toMatchObject({ status: 402 });
+      expect(await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: 'not base64!', clientAddress: '10.0.0.1' })).toMatchObject({ status: 402 });
+      const spend = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: header({ clientId, paymentMethodId: 'pm_a' }), clientAddress: '10.0.0.1' });
+      expect(spend.action).toBe('serve');
+    }
+    expect(await gate.handle(pay('pm_b', '10.0.0.9'))).toMatchObject({ status: 429 });
+  });
+
+  it('puts requests without a client address in one shared bucket', async () => {
+    const { gate } = gateWith({ perAddress: { max: 1, windowMs: 60_000 } });
+    expect((await gate.handle(pay('pm_a'))).action).toBe('serve');
+    expect(await gate.handle(pay('pm_b'))).toMatchObject({ status: 429 });
+  });
+});
+
+// Keeps the option in the public options type.
+const _typed: Pick<GateOptions, 'newPaymentRateLimit'> = { newPaymentRateLimit: { global: { max: 1, windowMs: 1 } } };
+void _typed;
