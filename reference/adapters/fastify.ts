@@ -34,7 +34,7 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
     // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
     const target = routerDecidedTarget(gate.routes, request.method, request.url, matchedPath(request));
     if (target === 'free') return;
-    const decision = await gate.handle({ method: request.method, url: target.url, paymentHeader: request.headers.payment, clientAddress: request.ip });
+    const decision = await gate.handle({ method: request.method, url: target.url, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
     if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
     if (decision.action === 'serve') {
       reply.headers(decision.headers);

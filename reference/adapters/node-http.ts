@@ -36,7 +36,7 @@ function withinMount(target: string, mountPath: string): string | undefined {
  */
 export async function applyCredit402(gate: Gate, req: GateIncomingMessage, res: ServerResponse, options: ApplyOptions = {}): Promise<AppliedGate> {
   const target = options.target ?? req.originalUrl ?? req.url ?? '/';
-  const decision = await gate.handle({ method: req.method ?? '', url: target, paymentHeader: req.headers.payment, clientAddress: req.socket?.remoteAddress });
+  const decision = await gate.handle({ method: req.method ?? '', url: target, paymentHeader: req.headers.payment, clientAddress: req.socket?.remoteAddress, origin: req.headers.origin });
   if (decision.action === 'respond') {
     res.writeHead(decision.status, decision.headers).end(JSON.stringify(decision.body));
     return { answered: true };

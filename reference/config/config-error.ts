@@ -21,6 +21,7 @@ export type ConfigErrorCode =
   | 'ERR_LOCK'
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_RATE_LIMIT'
+  | 'ERR_CORS'
   | 'ERR_WEBHOOK_SECRET'
   | 'ERR_WEBHOOK_PATH'
   | 'ERR_MISSING_PACKAGE'

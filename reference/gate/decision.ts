@@ -14,6 +14,8 @@ export interface GateRequest {
    * used only by the `newPaymentRateLimit` option. Optional: requests without one share one per-address bucket.
    */
   clientAddress?: string | undefined;
+  /** The `origin` request header, for the optional CORS policy (`cors` option). */
+  origin?: string | undefined;
 }
 
 /** The route is not gated: call the handler and add nothing. */

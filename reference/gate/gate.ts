@@ -9,6 +9,7 @@ import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
 import { refundOnce } from './handler-refund.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
+import { preflight, withCors } from './cors.ts';
 import { createRateLimiter, rateLimited, type RateLimiter } from './rate-limit.ts';
 import { buildChallenges, paymentError, serve, serviceUnavailable } from './responses.ts';
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
@@ -46,7 +47,7 @@ async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest 
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit, cors } = validateGateOptions(options);
   const limiter = newPaymentRateLimit ? createRateLimiter(newPaymentRateLimit) : undefined;
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
@@ -60,6 +61,22 @@ export function createGate(options: GateOptions): Gate {
     report: onError,
     lock,
   };
+
+  /** The decision for a request to a gated route: challenge, payment error, 503 or a paid pass. */
+  async function decideGated(route: GatedRoute, request: GateRequest): Promise<GateDecision> {
+    const { paymentHeader } = request;
+    if (paymentHeader === undefined) return route.challenges.plain;
+    try {
+      const decision = await decide(ctx, route, { ...request, paymentHeader }, limiter);
+      if (refundOnHandlerError && decision.action === 'serve') decision.refund = refundOnce(ctx, decision.payment.clientId, route.amount);
+      return decision;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return serviceUnavailable(error.message);
+      if (error instanceof PaymentError) return paymentError(error.code, error.message);
+      throw error;
+    }
+  }
+
   return {
     routes,
     async handle(request: GateRequest): Promise<GateDecision> {
@@ -67,18 +84,19 @@ export function createGate(options: GateOptions): Gate {
       const target = readRequestTarget(request.url);
       if (!target.ok) return ambiguousTarget(target.reason);
       const route = routeOf(routes, request.method, target.path);
-      if (route === undefined) return PASS;
-      const { paymentHeader } = request;
-      if (paymentHeader === undefined) return route.challenges.plain;
-      try {
-        const decision = await decide(ctx, route, { ...request, paymentHeader }, limiter);
-        if (refundOnHandlerError && decision.action === 'serve') decision.refund = refundOnce(ctx, decision.payment.clientId, route.amount);
-        return decision;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) return serviceUnavailable(error.message);
-        if (error instanceof PaymentError) return paymentError(error.code, error.message);
-        throw error;
+      if (route === undefined) {
+        const methods = cors && request.method === 'OPTIONS' ? gatedMethods(routes, target.path) : [];
+        return cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS;
       }
+      const decision = await decideGated(route, request);
+      return cors ? withCors(decision, cors, request.origin) : decision;
     },
   };
+
+}
+
+/** The methods gated on `path` (HEAD with GET), for a CORS preflight of that path. */
+function gatedMethods(routes: ReadonlyMap<string, GatedRoute>, path: string): string[] {
+  const methods = [...routes.keys()].filter((key) => key.slice(key.indexOf(' ') + 1) === path).map((key) => key.slice(0, key.indexOf(' ')));
+  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
 }

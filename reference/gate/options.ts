@@ -8,6 +8,7 @@ import { publishableKeyMode } from '../config/stripe-keys.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/store-deadline.ts';
 import { createErrorLog } from './error-log.ts';
 import type { ErrorReporter } from './failures.ts';
+import { validateCors, type CorsOptions, type CorsPolicy } from './cors.ts';
 import { validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
 
 /** Options of {@link createGate}. */
@@ -50,6 +51,11 @@ export interface GateOptions {
    * Counted in this process's memory: each process of a cluster applies its own limit.
    */
   newPaymentRateLimit?: NewPaymentRateLimit;
+  /**
+   * Lets browsers of these origins call the gated routes: gated answers expose `payment-required` and
+   * `payment-response`, and preflights of gated paths allow the `payment` header. Off by default.
+   */
+  cors?: CorsOptions;
 }
 
 /** Options after validation, with defaults applied. */
@@ -63,6 +69,7 @@ export interface ResolvedGateOptions {
   storeTimeoutMs: number;
   /** The new-payment rate limit, or undefined when it is off. */
   newPaymentRateLimit: NewPaymentRateLimit | undefined;
+  cors: CorsPolicy | undefined;
 }
 
 /**
@@ -131,5 +138,6 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
   const newPaymentRateLimit = validateRateLimit(options.newPaymentRateLimit);
-  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit };
+  const cors = validateCors(options.cors);
+  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit, cors };
 }

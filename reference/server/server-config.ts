@@ -5,6 +5,7 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
+import type { CorsOptions } from '../gate/cors.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 
 export type StoreConfig =
@@ -51,6 +52,8 @@ export interface ServerConfig {
    * global?: { max, windowMs } }`), answered 429 with Retry-After; per process, in memory. Default off.
    */
   newPaymentRateLimit?: NewPaymentRateLimit;
+  /** Gate option: the browser origins allowed to call the gated routes (CORS); off by default. */
+  cors?: CorsOptions;
   /**
    * Interval of the scheduled reconciliation in ms (credits succeeded top-ups the store has not, as `credit402
    * reconcile` does; needed when no webhook reaches the server). `0` turns it off. Default 300000 (5 minutes) with

@@ -140,6 +140,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       ...(config.storeTimeoutMs !== undefined ? { storeTimeoutMs: config.storeTimeoutMs } : {}),
       ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
       ...(config.newPaymentRateLimit !== undefined ? { newPaymentRateLimit: config.newPaymentRateLimit } : {}),
+      ...(config.cors !== undefined ? { cors: config.cors } : {}),
       ...stripeApi,
     }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
