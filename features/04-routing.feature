@@ -141,7 +141,7 @@ Feature: Routing (spec §4)
   # together with the answer of the gated handler it pays for. In these tables `\\` is one backslash.
   @CR-4.9 @CR-4.10 @CR-13.25
   Scenario Outline: routing corpus, <variants>: the gate and the router agree
-    Given a client with a balance of 1000000 units
+    Given a client with a balance of 1000000 units in every currency
     When I send <method> <header> to each target unpaid, then spending the clientId: <targets>
     Then no gated handler answered unpaid, and every deducted price came with its handler's answer
     And every variant was <verdict>

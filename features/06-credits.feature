@@ -18,12 +18,12 @@ Feature: Credits path (spec §6)
   @CR-6.2
   Scenario: each route deducts exactly its own price
     Given a client with a balance of 10000 units
-    When I spend with the clientId on "POST /api/translate"
-    Then creditsRemaining is 7500
     When I spend with the clientId on "GET /api/nodesc"
-    Then creditsRemaining is 7499
+    Then creditsRemaining is 9999
     When I spend with the clientId on "GET /api/weather"
-    Then creditsRemaining is 6999
+    Then creditsRemaining is 9499
+    When I spend with the clientId on "GET /api/nodesc"
+    Then creditsRemaining is 9498
 
   @CR-6.2 @CR-3.11 @CR-13.31
   Scenario Outline: paymentMethodId and topUpAmount <topUp> are ignored while the balance suffices
@@ -78,13 +78,13 @@ Feature: Credits path (spec §6)
 
   @CR-6.4 @CR-7.1
   Scenario: a payment method in the payload tops up when the balance is too low
-    Given a client with a balance of 2000 units
-    When I send the payment payload '{"clientId":"$clientId","paymentMethodId":"$card"}' to "POST /api/translate"
+    Given a client with a balance of 200 units
+    When I send the payment payload '{"clientId":"$clientId","paymentMethodId":"$card"}' to "GET /api/weather"
     Then the request was served
-    And creditsRemaining is 99500
+    And creditsRemaining is 49700
     And the clientId is the HMAC of the card's fingerprint
     And the processor created exactly 1 PaymentIntent
-    And the PaymentIntent has amount 1000 and currency "eur"
+    And the PaymentIntent has amount 500 and currency "usd"
 
   @CR-6.4 @CR-7.25 @CR-13.32
   Scenario: the top-up is credited to the card's client, not to the payload's clientId
@@ -96,3 +96,53 @@ Feature: Credits path (spec §6)
     And creditsRemaining is 97500
     When I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 1500
+
+  @CR-6.8 @CR-13.40
+  Scenario: balances are kept per currency: a balance in eur does not pay for a usd route, and a usd top-up leaves it untouched
+    Given a new card
+    When I pay for "POST /api/translate" with the card
+    Then creditsRemaining is 97500
+    When I spend with the clientId on "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    And the handler did not run
+    When I send the payment payload '{"clientId":"$clientId","paymentMethodId":"$card"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 49500
+    And the PaymentIntent has amount 500 and currency "usd"
+    When I spend with the clientId on "POST /api/translate"
+    Then creditsRemaining is 95000
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 49000
+
+  @CR-6.9 @CR-13.41
+  Scenario: a request id is deducted once: its first retry is served without a deduction, any later use is refused
+    Given a client with a balance of 10000 units
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather"
+    Then creditsRemaining is 9500
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 9500
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather"
+    Then the answer is the payment error "invalid_payment"
+    And the error message contains "requestId"
+    And the handler did not run
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-2"}' to "GET /api/weather"
+    Then creditsRemaining is 9000
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-2"}' to "GET /api/nodesc"
+    Then the answer is the payment error "invalid_payment"
+    And the handler did not run
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 8500
+
+  @CR-6.9 @CR-13.41
+  Scenario: a request id whose deduction failed for want of credits is not kept
+    Given a client with a balance of 200 units
+    When I send the payment payload '{"clientId":"$clientId","requestId":"topped-up"}' to "GET /api/weather"
+    Then the response is the insufficient-credits challenge for "GET /api/weather"
+    When I send the payment payload '{"clientId":"$clientId","paymentMethodId":"$card","requestId":"topped-up"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 49700
+    When I send the payment payload '{"clientId":"$clientId","paymentMethodId":"$card","requestId":"topped-up"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 49700
+    And no request reached the processor

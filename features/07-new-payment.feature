@@ -141,10 +141,10 @@ Feature: New-payment path (spec §7)
 
   @CR-7.19 @CR-7.16 @CR-7.5 @CR-6.4
   Scenario: a second top-up reuses the customer and sends a new idempotency key
-    Given a client with a balance of 2000 units
-    When I pay for "POST /api/translate" with the card
+    Given a client with a balance of 200 units
+    When I pay for "GET /api/weather" with the card
     Then the request was served
-    And creditsRemaining is 99500
+    And creditsRemaining is 49700
     And the processor searched customers for the card's client by metadata
     And the processor created no customer
     And the PaymentIntent is for the customer of the first top-up

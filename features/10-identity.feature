@@ -13,9 +13,9 @@ Feature: Authentication and identity (spec §10)
   @CR-10.2 @CR-6.2
   Scenario: whoever presents a clientId spends its balance
     Given a client with a balance of 10000 units
-    When I send the payment payload '{"clientId":"$clientId"}' to "POST /api/translate"
+    When I send the payment payload '{"clientId":"$clientId"}' to "GET /api/weather"
     Then the request was served
-    And creditsRemaining is 7500
+    And creditsRemaining is 9500
 
   @CR-10.3 @CR-7.3 @CR-7.4
   Scenario: another payment method of the same card is the same client with the same balance

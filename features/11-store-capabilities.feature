@@ -114,10 +114,10 @@ Feature: Store outages and transaction records, through the target's control rou
     When I pay for "GET /api/weather" with the card and a top-up of 50001 units
     Then creditsRemaining is 49501
     And the client's transaction records are:
-      | type      | amount | paymentIntentId | resource         |
-      | topup     | 50001  | $charge         |                  |
-      | deduction | 500    |                 | GET /api/weather |
-    And the client's record has balance 49501 and topUps 1
+      | type      | amount | currency | paymentIntentId | resource         |
+      | topup     | 50001  | usd      | $charge         |                  |
+      | deduction | 500    | usd      |                 | GET /api/weather |
+    And the client's record has balance 49501 usd and topUps 1
     And the client's balance is its top-ups minus its deductions
 
   @records @CR-11.8 @CR-6.2 @CR-11.7 @CR-13.4
@@ -131,18 +131,18 @@ Feature: Store outages and transaction records, through the target's control rou
     And I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 1499
     And the client's transaction records are as before plus:
-      | type      | amount | resource         |
-      | deduction | 1      | GET /api/nodesc  |
-      | deduction | 500    | GET /api/weather |
+      | type      | amount | currency | resource         |
+      | deduction | 1      | usd      | GET /api/nodesc  |
+      | deduction | 500    | usd      | GET /api/weather |
     And the client's balance is its top-ups minus its deductions
 
   @records @CR-11.7 @CR-13.3 @CR-11.8
   Scenario: the client record counts credited top-ups
     Given a client with a balance of 0 units
-    Then the client's record has balance 0 and topUps 1
+    Then the client's record has balance 0 usd and topUps 1
     When I pay for "GET /api/weather" with the card
     Then creditsRemaining is 49500
-    And the client's record has balance 49500 and topUps 2
+    And the client's record has balance 49500 usd and topUps 2
     And the client's balance is its top-ups minus its deductions
 
   @store-faults @records @CR-11.9 @CR-13.30 @CR-6.6 @CR-11.7
@@ -155,10 +155,23 @@ Feature: Store outages and transaction records, through the target's control rou
     Then the answer is 503 service_unavailable with Retry-After 1
     And the handler did not run
     And the client's transaction records are as before
-    And the client's record has balance 49500 and topUps 1
+    And the client's record has balance 49500 usd and topUps 1
     When the store is back
     And I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 49000
     And the client's transaction records are as before plus:
-      | type      | amount | resource         |
-      | deduction | 500    | GET /api/weather |
+      | type      | amount | currency | resource         |
+      | deduction | 500    | usd      | GET /api/weather |
+
+  @store-faults @CR-6.9 @CR-8.12 @CR-13.41
+  Scenario: a deduction whose reply was lost is not deducted again when its request is retried with the same request id
+    Given a client with a balance of 10000 units
+    And the store loses the reply of the next deductBalance for the card's client
+    When I send the payment payload '{"clientId":"$clientId","requestId":"lost-reply"}' to "GET /api/weather"
+    Then the answer is 503 service_unavailable with Retry-After 1
+    And the handler did not run
+    When I send the payment payload '{"clientId":"$clientId","requestId":"lost-reply"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 9500
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 9000

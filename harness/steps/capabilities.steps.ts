@@ -22,6 +22,10 @@ Given("the store fails every {storeOperation} for the card's client after the fi
   await capabilities(this).arm({ clientId: this.card().clientId, operation, skip: 1 });
 });
 
+Given("the store loses the reply of the next {storeOperation} for the card's client", async function (this: ConformanceWorld, operation: StoreOperation) {
+  await capabilities(this).arm({ clientId: this.card().clientId, operation, count: 1, replyLost: true });
+});
+
 When('the store is back', async function (this: ConformanceWorld) {
   await capabilities(this).storeBack();
 });
@@ -44,9 +48,9 @@ Then("the target answered the charge's payment_intent.succeeded event with 5xx",
 /** The rows of a records table: type, amount, and paymentIntentId (`$charge`: the scenario's charge) or resource. */
 async function expectedRows(world: ConformanceWorld, table: DataTable): Promise<ExpectedRecord[]> {
   const rows: ExpectedRecord[] = [];
-  for (const { type = '', amount = '', paymentIntentId = '', resource = '' } of table.hashes()) {
+  for (const { type = '', amount = '', currency = '', paymentIntentId = '', resource = '' } of table.hashes()) {
     const intent = paymentIntentId === '$charge' ? await capabilities(world).chargeId() : paymentIntentId;
-    rows.push({ type, amount: Number(amount), ...(intent ? { paymentIntentId: intent } : {}), ...(resource ? { resource } : {}) });
+    rows.push({ type, amount: Number(amount), currency, ...(intent ? { paymentIntentId: intent } : {}), ...(resource ? { resource } : {}) });
   }
   return rows;
 }
@@ -55,6 +59,7 @@ async function expectedRows(world: ConformanceWorld, table: DataTable): Promise<
 const asExpected = (record: Record<string, unknown>): ExpectedRecord => ({
   type: String(record.type),
   amount: Number(record.amount),
+  currency: String(record.currency),
   ...(record.type === 'topup' ? { paymentIntentId: String(record.paymentIntentId ?? record.stripePaymentIntentId) } : { resource: String(record.resource) }),
 });
 
@@ -84,8 +89,8 @@ Then("the client's transaction records are as before plus:", async function (thi
   await expectNow(this, [...noted.records.map(asExpected), ...(await expectedRows(this, table))]);
 });
 
-Then("the client's record has balance {int} and topUps {int}", async function (this: ConformanceWorld, balance: number, topUps: number) {
-  expectClientRecord((await capabilities(this).records()).client, balance, topUps);
+Then("the client's record has balance {int} {word} and topUps {int}", async function (this: ConformanceWorld, balance: number, currency: string, topUps: number) {
+  expectClientRecord((await capabilities(this).records()).client, { [currency]: balance }, topUps);
 });
 
 Then("the client's balance is its top-ups minus its deductions", async function (this: ConformanceWorld) {

@@ -10,12 +10,15 @@ import type { ConformanceWorld } from '../world/world.ts';
 /** The `error` code of the 400 answer to an ambiguous request target (CR-4.10). */
 const AMBIGUOUS = 'ambiguous_request_target';
 
-/** One variant: its unpaid and paid exchanges, the balance before the paid one and after it (read by a probe spend). */
+/**
+ * One variant: its unpaid and paid exchanges, and per currency the balance before the paid one and after it (read by a
+ * probe spend in that currency: balances are per currency, CR-6.8).
+ */
 interface Variant {
   unpaid: Exchange;
   paid: Exchange;
-  before: number;
-  after: number | undefined;
+  before: Record<string, number>;
+  after: Record<string, number> | undefined;
 }
 
 const variantsOf = new WeakMap<ConformanceWorld, Variant[]>();
@@ -45,6 +48,17 @@ function creditsOf(exchange: Exchange): number | undefined {
   return value !== undefined && value.success === true && typeof value.creditsRemaining === 'number' ? value.creditsRemaining : undefined;
 }
 
+/** Units deducted per currency between two probe readings. */
+function deductions(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(before).map(([currency, units]) => [currency, units - (after[currency] ?? units)]));
+}
+
+/** `500 usd units` (the currencies deducted from, or `0 units`), for findings. */
+function describeUnits(units: Record<string, number>): string {
+  const moved = Object.entries(units).filter(([, amount]) => amount !== 0);
+  return moved.length === 0 ? '0 units' : `${moved.map(([currency, amount]) => `${amount} ${currency}`).join(' and ')} units`;
+}
+
 /** The route key the request names as CR-4.2 reads it (HEAD follows GET), if gated. */
 const keyOf = (world: ConformanceWorld, exchange: Exchange): string | undefined => {
   const key = `${exchange.request.method} ${exchange.path}`;
@@ -56,19 +70,30 @@ When(
   async function (this: ConformanceWorld, method: string, header: string | undefined, value: string | undefined, list: string) {
     const headers: Record<string, string> = header === undefined ? {} : { [header]: value ?? '' };
     const spend = { payment: encode(JSON.stringify({ clientId: this.card().clientId })) };
-    // The balance probe: a spend on the cheapest gated route, after every paid variant.
-    const probeKey = this.expect.routeKeys.reduce((a, b) => (this.route(b).amount < this.route(a).amount ? b : a));
-    const [probeMethod = 'GET', probeTarget = '/'] = probeKey.split(' ');
-    // A probe reads the balance before it (its creditsRemaining plus its price) and leaves its creditsRemaining.
-    const probe = async (): Promise<{ before: number; left: number } | undefined> => {
-      const exchange = await this.target.send({ method: probeMethod, target: probeTarget, headers: spend }, { setup: true });
-      const left = creditsOf(exchange);
-      return left === undefined ? undefined : { before: left + this.route(probeKey).amount, left };
+    // The balance probes: per currency, a spend on its cheapest gated route, after every paid variant.
+    const probeKeys = new Map<string, string>();
+    for (const key of this.expect.routeKeys) {
+      const { currency, amount } = this.route(key);
+      const known = probeKeys.get(currency);
+      if (known === undefined || amount < this.route(known).amount) probeKeys.set(currency, key);
+    }
+    // A probe reads each balance before it (its creditsRemaining plus its price) and leaves its creditsRemaining.
+    const probe = async (): Promise<{ before: Record<string, number>; left: Record<string, number> } | undefined> => {
+      const before: Record<string, number> = {};
+      const left: Record<string, number> = {};
+      for (const [currency, key] of probeKeys) {
+        const [probeMethod = 'GET', probeTarget = '/'] = key.split(' ');
+        const credits = creditsOf(await this.target.send({ method: probeMethod, target: probeTarget, headers: spend }, { setup: true }));
+        if (credits === undefined) return undefined;
+        before[currency] = credits + this.route(key).amount;
+        left[currency] = credits;
+      }
+      return { before, left };
     };
     let balance = (await probe())?.left;
     const variants: Variant[] = [];
     for (const target of list.trim().split(/\s+/)) {
-      assert.ok(balance !== undefined, `the balance probe ${probeKey} with the clientId was not served`);
+      assert.ok(balance !== undefined, `the balance probes ${[...probeKeys.values()].join(', ')} with the clientId were not all served`);
       const unpaid = await this.target.send({ method, target, headers });
       const paid = await this.target.send({ method, target, headers: { ...headers, ...spend } });
       const read = await probe();
@@ -90,15 +115,23 @@ Then('no gated handler answered unpaid, and every deducted price came with its h
       findings.push(`after ${paid.request.method} ${paid.request.target}, the balance could not be read`);
       continue;
     }
-    const deducted = before - after;
+    const deducted = deductions(before, after);
+    const total = Object.values(deducted).reduce((sum, units) => sum + units, 0);
     if (credits === undefined) {
       if (handler) findings.push(`paid, the handler of ${handler} answered without payment-response: ${describeExchange(paid)}`);
-      if (deducted !== 0) findings.push(`${deducted} units were deducted without the gated handler's answer: ${describeExchange(paid)}`);
+      if (total !== 0) findings.push(`${describeUnits(deducted)} were deducted without the gated handler's answer: ${describeExchange(paid)}`);
       continue;
     }
     const price = handler === undefined ? undefined : priceOf(this, handler);
-    if (price === undefined) findings.push(`${deducted} units were deducted, but no gated handler answered: ${describeExchange(paid)}`);
-    else if (deducted !== price || credits !== after) findings.push(`the handler of ${handler} answered, ${deducted} units were deducted (price ${price}, creditsRemaining ${credits}, balance ${after}): ${describeExchange(paid)}`);
+    if (handler === undefined || price === undefined) {
+      findings.push(`${describeUnits(deducted)} were deducted, but no gated handler answered: ${describeExchange(paid)}`);
+      continue;
+    }
+    const { currency } = this.route(handler);
+    const elsewhere = Object.entries(deducted).filter(([other, units]) => other !== currency && units !== 0);
+    if (deducted[currency] !== price || credits !== after[currency] || elsewhere.length > 0) {
+      findings.push(`the handler of ${handler} answered, ${describeUnits(deducted)} were deducted (price ${price} ${currency}, creditsRemaining ${credits}, balance ${after[currency]}): ${describeExchange(paid)}`);
+    }
   }
   checkFor('CR-4.9', () => assert.deepEqual(findings, [], `the gate and the router disagree on ${findings.length} answers:\n${findings.join('\n')}`));
 });
@@ -130,7 +163,8 @@ Then(/^every variant was (refused as ambiguous|gated as the route it names|free|
         assert.ok(key, `${unpaid.request.method} ${unpaid.path} names no gated route: the corpus row is wrong`);
         expectChallenge(unpaid, this.expect.challenge(key, unpaid.path), 'plain');
         expectServed(paid, key);
-        assert.equal(before - (after ?? before), priceOf(this, key), `a paid ${key} is deducted its price: ${describeExchange(paid)}`);
+        const { currency } = this.route(key);
+        assert.equal(deductions(before, after ?? before)[currency], priceOf(this, key), `a paid ${key} is deducted its price in ${currency}: ${describeExchange(paid)}`);
       });
     } else if (verdict === 'free') {
       checkFor('CR-4.9', () => {

@@ -25,6 +25,10 @@ Given('a client with a balance of {int} units', async function (this: Conformanc
   await this.fundClient(balance);
 });
 
+Given('a client with a balance of {int} units in every currency', async function (this: ConformanceWorld, balance: number) {
+  await this.fundClient(balance, true);
+});
+
 Given('I paid for {string} with {card}', async function (this: ConformanceWorld, line: string, role: CardRole) {
   this.served(await this.pay(line, role));
 });

@@ -11,7 +11,7 @@ import type { ConformanceWorld } from './world.ts';
 const DELIVERY_WAIT_MS = 10_000;
 
 const describeFault = (fault: StoreFaultState): string =>
-  `${fault.operation} for client ${fault.clientId.slice(0, 12)}…${fault.skip ? ` after ${fault.skip}` : ''}${fault.count === undefined ? '' : ` × ${fault.count}`}`;
+  `${fault.operation}${fault.replyLost ? ' (reply lost)' : ''} for client ${fault.clientId.slice(0, 12)}…${fault.skip ? ` after ${fault.skip}` : ''}${fault.count === undefined ? '' : ` × ${fault.count}`}`;
 
 /** The capability view of one scenario. */
 export class Capabilities {
@@ -23,6 +23,8 @@ export class Capabilities {
   readonly ended: StoreFaultState[] = [];
   /** Records noted by "I note the client's transaction records". */
   noted?: RecordsView;
+  /** Faults the target armed without a property the scenario asked for (e.g. `replyLost`), in words. */
+  readonly unsupported: string[] = [];
 
   constructor(world: ConformanceWorld) {
     this.#world = world;
@@ -33,6 +35,7 @@ export class Capabilities {
   async arm(spec: StoreFaultSpec): Promise<void> {
     const armed = await this.control.armStoreFault(spec);
     this.#armed.add(spec.clientId);
+    if (spec.replyLost === true && armed.replyLost !== true) this.unsupported.push(`${describeFault(armed)} was armed without replyLost`);
     this.#world.notes.push(`store fault armed: ${describeFault(armed)}`);
   }
 
@@ -127,8 +130,10 @@ After({ tags: '@store-faults' }, async function (this: ConformanceWorld) {
   const view = views.get(this);
   if (!view) return;
   const unfired = await view.clear();
-  if (unfired.length > 0) {
-    const reason = `the injected store fault never fired (${unfired.map(describeFault).join('; ')})`;
+  if (unfired.length > 0 || view.unsupported.length > 0) {
+    const reason = unfired.length > 0
+      ? `the injected store fault never fired (${unfired.map(describeFault).join('; ')})`
+      : `the target's store faults cannot lose a reply (${view.unsupported.join('; ')})`;
     this.attach(verdictBody({ verdict: 'inconclusive', reason }), VERDICT_MEDIA_TYPE);
   }
 });

@@ -17,11 +17,11 @@ function exchange(status: number, body: unknown, headers: Record<string, string>
   };
 }
 
-const topup = { id: '0b7c0f7e-1111-4222-8333-444455556666', type: 'topup', clientId: C, amount: 50_000, createdAt: '2025-01-31T12:00:00.000Z', paymentIntentId: 'pi_1' };
-const deduction = { id: '0b7c0f7e-1111-4222-9333-444455556667', type: 'deduction', clientId: C, amount: 500, createdAt: '2025-01-31T12:00:00.001Z', resource: 'GET /api/weather' };
+const topup = { id: '0b7c0f7e-1111-4222-8333-444455556666', type: 'topup', clientId: C, currency: 'usd', amount: 50_000, createdAt: '2025-01-31T12:00:00.000Z', paymentIntentId: 'pi_1' };
+const deduction = { id: '0b7c0f7e-1111-4222-9333-444455556667', type: 'deduction', clientId: C, currency: 'usd', amount: 500, createdAt: '2025-01-31T12:00:00.001Z', resource: 'GET /api/weather' };
 const expected = [
-  { type: 'topup', amount: 50_000, paymentIntentId: 'pi_1' },
-  { type: 'deduction', amount: 500, resource: 'GET /api/weather' },
+  { type: 'topup', amount: 50_000, currency: 'usd', paymentIntentId: 'pi_1' },
+  { type: 'deduction', amount: 500, currency: 'usd', resource: 'GET /api/weather' },
 ];
 
 describe('expectServiceUnavailable', () => {
@@ -57,19 +57,21 @@ describe('expectRecords', () => {
       'clientId "d" is not the client\'s',
       'createdAt "2025-01-31 12:00" is not an ISO 8601 UTC time',
     ]);
-    expect(recordFieldProblems({ ...topup, resource: 'GET /x' }, C)[0]).toMatch(/a topup record has exactly amount, clientId, createdAt, id, paymentIntentId, type/);
+    expect(recordFieldProblems({ ...topup, resource: 'GET /x' }, C)[0]).toMatch(/a topup record has exactly amount, clientId, createdAt, currency, id, paymentIntentId, type/);
   });
 });
 
 describe('client records', () => {
   it('checks the fields of CR-11.7 and CR-13.3', () => {
-    expect(() => expectClientRecord({ balance: 49_500, topUps: 1, createdAt: '2025-01-31T12:00:00Z' }, 49_500, 1)).not.toThrow();
-    expect(() => expectClientRecord({ balance: 49_500, createdAt: '2025-01-31T12:00:00Z' }, 49_500, 1)).toThrow(/^\[CR-11\.7, CR-13\.3\]/);
-    expect(() => expectClientRecord(null, 0, 0)).toThrow(/the client has a record/);
+    expect(() => expectClientRecord({ balances: { usd: 49_500 }, topUps: 1, createdAt: '2025-01-31T12:00:00Z' }, { usd: 49_500 }, 1)).not.toThrow();
+    expect(() => expectClientRecord({ balances: { eur: 49_500 }, topUps: 1, createdAt: '2025-01-31T12:00:00Z' }, { usd: 49_500 }, 1)).toThrow(/balances/);
+    expect(() => expectClientRecord({ balance: 49_500, topUps: 1, createdAt: '2025-01-31T12:00:00Z' }, { usd: 49_500 }, 1)).toThrow(/^\[CR-11\.7, CR-13\.3\]/);
+    expect(() => expectClientRecord(null, {}, 0)).toThrow(/the client has a record/);
   });
 
   it('reconciles the balance with the log (CR-11.8)', () => {
-    expect(() => expectBalanceReconciles({ balance: 49_500 }, [topup, deduction])).not.toThrow();
-    expect(() => expectBalanceReconciles({ balance: 50_000 }, [topup, deduction])).toThrow(/^\[CR-11\.8\]/);
+    expect(() => expectBalanceReconciles({ balances: { usd: 49_500 } }, [topup, deduction])).not.toThrow();
+    expect(() => expectBalanceReconciles({ balances: { usd: 50_000 } }, [topup, deduction])).toThrow(/^\[CR-11\.8\]/);
+    expect(() => expectBalanceReconciles({ balances: { eur: 49_500 } }, [topup, deduction])).toThrow(/^\[CR-11\.8\]/);
   });
 });

@@ -9,6 +9,8 @@ import { expectSchemaValid } from './schema-check.ts';
 export interface ExpectedRecord {
   type: string;
   amount: number;
+  /** The currency of the balance credited or deducted (CR-6.8). */
+  currency?: string;
   paymentIntentId?: string;
   resource?: string;
 }
@@ -51,7 +53,7 @@ const sortedLines = (items: unknown[]): string[] => items.map((item) => JSON.str
 /** Problems with one record's fields (CR-11.7, CR-13.4): exactly the fields of its type, each of the right form. */
 export function recordFieldProblems(record: Record<string, unknown>, clientId: string): string[] {
   const own = record.type === 'topup' ? 'paymentIntentId' : 'resource';
-  const expected = ['amount', 'clientId', 'createdAt', 'id', own, 'type'].sort();
+  const expected = ['amount', 'clientId', 'createdAt', 'currency', 'id', own, 'type'].sort();
   const problems: string[] = [];
   const fields = Object.keys(record).sort();
   if (JSON.stringify(fields) !== JSON.stringify(expected)) problems.push(`has the fields ${fields.join(', ')}; a ${String(record.type)} record has exactly ${expected.join(', ')}`);
@@ -60,6 +62,7 @@ export function recordFieldProblems(record: Record<string, unknown>, clientId: s
   if (typeof record.createdAt !== 'string' || !ISO_UTC.test(record.createdAt) || Number.isNaN(Date.parse(record.createdAt))) {
     problems.push(`createdAt ${JSON.stringify(record.createdAt)} is not an ISO 8601 UTC time`);
   }
+  if (typeof record.currency !== 'string' || !/^[a-z]{3}$/.test(record.currency)) problems.push(`currency ${JSON.stringify(record.currency)} is not a lowercase ISO 4217 code`);
   if (!Number.isSafeInteger(record.amount) || (record.amount as number) < 0) problems.push(`amount ${JSON.stringify(record.amount)} is not a non-negative safe integer`);
   return problems;
 }
@@ -84,27 +87,39 @@ export function expectRecords(records: ReadonlyArray<Record<string, unknown>>, e
     if (new Set(ids).size !== ids.length) problems.push('two records share an id');
     assert.deepEqual(problems, [], `the records' fields:\n${listed}`);
     const strict = (record: Record<string, unknown> | ExpectedRecord) =>
-      record.type === 'topup' ? { type: record.type, amount: record.amount, paymentIntentId: record.paymentIntentId } : { type: record.type, amount: record.amount, resource: record.resource };
+      record.type === 'topup'
+        ? { type: record.type, amount: record.amount, currency: record.currency, paymentIntentId: record.paymentIntentId }
+        : { type: record.type, amount: record.amount, currency: record.currency, resource: record.resource };
     assert.deepEqual(sortedLines(records.map(strict)), sortedLines(expected.map(strict)), `each deduction names its route key in resource; the client's records:\n${listed}`);
   });
 }
 
-/** The client record must be `{ balance, topUps, createdAt }` with these values (CR-11.7, CR-13.3). */
-export function expectClientRecord(client: Record<string, unknown> | null, balance: number, topUps: number): void {
+/** Balances without their zero entries: a currency at 0 and a currency never held read the same (CR-11.7). */
+function nonZero(balances: unknown): unknown {
+  if (!isObject(balances)) return balances;
+  return Object.fromEntries(Object.entries(balances).filter(([, units]) => units !== 0));
+}
+
+/** The client record must be `{ balances, topUps, createdAt }` with these values (CR-11.7, CR-13.3, CR-6.8); a balance of 0 may be absent. */
+export function expectClientRecord(client: Record<string, unknown> | null, balances: Record<string, number>, topUps: number): void {
   checkFor(['CR-11.7', 'CR-13.3'], () => {
     assert.ok(client, 'the client has a record');
-    assert.deepEqual(Object.keys(client).sort(), ['balance', 'createdAt', 'topUps'], `a client record has exactly balance, topUps and createdAt: ${JSON.stringify(client)}`);
-    assert.equal(client.balance, balance, 'balance');
+    assert.deepEqual(Object.keys(client).sort(), ['balances', 'createdAt', 'topUps'], `a client record has exactly balances, topUps and createdAt: ${JSON.stringify(client)}`);
+    assert.deepEqual(nonZero(client.balances), nonZero(balances), 'balances: units per currency (a balance of 0 may be absent)');
     assert.equal(client.topUps, topUps, 'topUps: the number of credited top-ups');
     assert.ok(typeof client.createdAt === 'string' && ISO_UTC.test(client.createdAt), `createdAt is an ISO 8601 UTC time: ${JSON.stringify(client.createdAt)}`);
   });
 }
 
-/** The balance must equal the top-ups minus the deductions of the log (CR-11.8: the log is exact). */
+/** Each currency's balance must equal its top-ups minus its deductions in the log (CR-11.8: the log is exact). */
 export function expectBalanceReconciles(client: Record<string, unknown> | null, records: ReadonlyArray<Record<string, unknown>>): void {
   checkFor('CR-11.8', () => {
-    const sum = (type: string) => records.filter((record) => record.type === type).reduce((total, record) => total + Number(record.amount), 0);
-    const fromLog = sum('topup') - sum('deduction');
-    assert.equal(client?.balance, fromLog, `the balance is the sum of the topup records minus the sum of the deduction records (${sum('topup')} − ${sum('deduction')})`);
+    const fromLog: Record<string, number> = {};
+    for (const record of records) {
+      const currency = String(record.currency);
+      fromLog[currency] = (fromLog[currency] ?? 0) + (record.type === 'topup' ? 1 : -1) * Number(record.amount);
+    }
+    const balances = isObject(client?.balances) ? client.balances : {};
+    assert.deepEqual(nonZero(balances), nonZero(fromLog), 'each balance is the sum of the topup records minus the sum of the deduction records of its currency');
   });
 }

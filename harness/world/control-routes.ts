@@ -12,12 +12,16 @@ export const STORE_OPERATIONS = ['deductBalance', 'addBalance', 'ensureClient', 
 /** One of {@link STORE_OPERATIONS}. */
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
-/** A fault to arm: the calls of `operation` for `clientId` fail, after `skip` of them went through; `count` of them, or all. */
+/**
+ * A fault to arm: the calls of `operation` for `clientId` fail, after `skip` of them went through; `count` of them, or
+ * all. With `replyLost`, each failing call takes effect first and then fails, as when a store's reply is lost.
+ */
 export interface StoreFaultSpec {
   clientId: string;
   operation: StoreOperation;
   skip?: number;
   count?: number;
+  replyLost?: boolean;
 }
 
 /** A fault as the target reports it: how many calls it failed so far. */

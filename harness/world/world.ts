@@ -200,12 +200,21 @@ export class ConformanceWorld extends World<WorldParameters> {
   }
 
   /**
-   * Gives a new card's client exactly `balance` units: one top-up on the route with the smallest minimum, then
-   * spending on the most expensive route (a handful of requests).
+   * Gives a new card's client exactly `balance` units in the currency of the route with the smallest minimum (with
+   * `inEveryCurrency`, in each currency of the profile's routes): per currency, one top-up on the route of that
+   * currency with the smallest minimum, then spending on its most expensive route (a handful of requests).
    */
-  async fundClient(balance: number): Promise<void> {
+  async fundClient(balance: number, inEveryCurrency = false): Promise<void> {
     await this.addCard('the card');
     const routes = this.expect.routeKeys.map((key) => this.route(key));
+    const cheapest = routes.reduce((a, b) => (b.minTopUp < a.minTopUp ? b : a));
+    const currencies = inEveryCurrency ? [...new Set(routes.map((route) => route.currency))] : [cheapest.currency];
+    // A balance pays only for routes of its currency (CR-6.8): each currency is funded on its own routes.
+    for (const currency of currencies) await this.#fundCurrency(balance, routes.filter((route) => route.currency === currency));
+  }
+
+  /** {@link fundClient} in one currency, whose routes are `routes`. */
+  async #fundCurrency(balance: number, routes: EffectiveRoute[]): Promise<void> {
     const payRoute = routes.reduce((a, b) => (b.minTopUp < a.minTopUp ? b : a));
     const spendRoute = routes.reduce((a, b) => (b.amount > a.amount ? b : a));
     const spends = Math.max(0, Math.ceil((payRoute.minTopUp - balance - payRoute.amount) / spendRoute.amount));

@@ -18,7 +18,7 @@ const processor: Processor = { getCardFingerprint: unreachable, findOrCreateCust
 
 async function gateWithBalance(): Promise<Gate> {
   const store = new MemoryStore();
-  await store.addBalance(CLIENT, 1_000);
+  await store.addBalance(CLIENT, 'usd', 1_000);
   return createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes: { 'GET /paid': { amount: 400 } } });
 }
 

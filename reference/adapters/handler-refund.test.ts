@@ -70,10 +70,10 @@ describe.each(['fastify', 'express'] as const)('refundOnHandlerError on %s', (fr
     const out: Record<string, { status: number; balance: number | undefined }> = {};
     for (const [index, path] of PATHS.entries()) {
       const clientId = String(index).repeat(64);
-      await store.addBalance(clientId, 10_000);
+      await store.addBalance(clientId, 'usd', 10_000);
       const response = await paidFetch(app.url, `GET ${path}`, { clientId });
       // The refund runs once the answer is sent: wait for it when one is due, then give others a moment too.
-      const balance = async () => (await store.getClient(clientId))?.balance;
+      const balance = async () => (await store.getClient(clientId))?.balances.usd;
       if (refund && response.status >= 500) await expect.poll(balance, { timeout: 2_000 }).toBe(10_000);
       else await new Promise((resolve) => setTimeout(resolve, 50));
       out[path] = { status: response.status, balance: await balance() };
@@ -103,12 +103,12 @@ describe.each(['fastify', 'express'] as const)('refundOnHandlerError on %s', (fr
 describe('the refund callback', () => {
   it('refunds at most once however often it is called, and only with the option on', async () => {
     const store = new MemoryStore();
-    await store.addBalance(CLIENT, 1_000);
+    await store.addBalance(CLIENT, 'usd', 1_000);
     const decision = await gateFor(store, true).handle({ method: 'GET', url: '/ok', paymentHeader: Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64') });
     if (decision.action !== 'serve' || !decision.refund) throw new Error('expected a serve decision with a refund');
     await Promise.all([decision.refund(), decision.refund()]);
     await decision.refund();
-    expect((await store.getClient(CLIENT))?.balance).toBe(1_000);
+    expect((await store.getClient(CLIENT))?.balances.usd).toBe(1_000);
     const off = await gateFor(store, false).handle({ method: 'GET', url: '/ok', paymentHeader: Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64') });
     expect(off).toMatchObject({ action: 'serve' });
     expect((off as { refund?: unknown }).refund).toBeUndefined();

@@ -77,14 +77,13 @@ describe('createCredit402Fetch answers', () => {
     expect(pay.getSessionSpending()).toBe(0);
   });
 
-  it('throws a retryable error on 503 service_unavailable and keeps the top-up counted (it may have been charged)', async () => {
-    const { pay } = scripted([
-      () => challengeAnswer(),
-      () => json(503, failure('service_unavailable', 'Payment received but not yet credited'), { 'retry-after': '1' }),
-    ]);
+  it('throws a retryable error on 503 service_unavailable after its retry and keeps the top-up counted (it may have been charged)', async () => {
+    const unavailable = () => json(503, failure('service_unavailable', 'Payment received but not yet credited'), { 'retry-after': '0' });
+    const { pay, payloads } = scripted([() => challengeAnswer(), unavailable, unavailable]);
     const error = await pay(URL_A).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'service_unavailable', status: 503, retryable: true });
-    expect((error as Credit402PaymentError).response.headers.get('retry-after')).toBe('1');
+    expect((error as Credit402PaymentError).response.headers.get('retry-after')).toBe('0');
+    expect(payloads[2]).toEqual(payloads[1]);
     expect(pay.getSessionSpending()).toBe(50_000);
   });
 
@@ -134,6 +133,6 @@ describe('createCredit402Fetch answers', () => {
     const { pay, payloads } = scripted([() => paidAnswer(), () => json(200, {})], null, { storage });
     await pay(URL_A);
     await pay('http://b.test/api');
-    expect(payloads).toEqual([{ stripe402Version: 1, clientId: CLIENT_ID }, undefined]);
+    expect(payloads).toEqual([{ stripe402Version: 1, clientId: CLIENT_ID, requestId: expect.any(String) }, undefined]);
   });
 });

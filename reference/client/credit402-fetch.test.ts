@@ -44,6 +44,7 @@ describe('createCredit402Fetch against the reference server', () => {
     });
     return { pay, calls, sent };
   }
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   const weather = () => `${stack.server.url}/api/weather`;
   const paymentOf = (request: Request | undefined) => {
     const header = request?.headers.get('payment');
@@ -70,7 +71,7 @@ describe('createCredit402Fetch against the reference server', () => {
         challenge: expect.objectContaining({ stripe402Version: 1, resource: { url: '/api/weather', description: 'Weather lookup' } }),
       },
     ]);
-    expect(sent.map(paymentOf)).toEqual([undefined, { stripe402Version: 1, paymentMethodId: card }]);
+    expect(sent.map(paymentOf)).toEqual([undefined, { stripe402Version: 1, paymentMethodId: card, requestId: expect.stringMatching(UUID) }]);
     expect(pay.getLastPayment()).toEqual({ success: true, creditsRemaining: 25_000, clientId: expect.stringMatching(HEX64), chargeId: expect.stringMatching(/^pi_/) });
     expect(pay.getSessionSpending()).toBe(50_000);
     expect(await charges()).toHaveLength(1);
@@ -91,7 +92,9 @@ describe('createCredit402Fetch against the reference server', () => {
     const clientId = await storage.get(new URL(stack.server.url).origin);
     expect(clientId).toMatch(HEX64);
     expect(sent).toHaveLength(5);
-    expect(sent.slice(2).map(paymentOf)).toEqual([1, 2, 3].map(() => ({ stripe402Version: 1, clientId })));
+    expect(sent.slice(2).map(paymentOf)).toEqual([1, 2, 3].map(() => ({ stripe402Version: 1, clientId, requestId: expect.stringMatching(UUID) })));
+    // One request id per request (CR-6.9): reusing one would have the second request refused.
+    expect(new Set(sent.slice(2).map((request) => (paymentOf(request) as { requestId?: string }).requestId)).size).toBe(3);
     expect(await charges()).toHaveLength(1);
   });
 
@@ -122,7 +125,9 @@ describe('createCredit402Fetch against the reference server', () => {
     expect(remaining).toEqual([25_000, 0, 25_000]);
     expect(calls.map((call) => call.reason)).toEqual(['challenge', 'insufficient_credits']);
     const clientId = pay.getLastPayment()?.clientId;
-    expect(paymentOf(sent.at(-1))).toEqual({ stripe402Version: 1, clientId, paymentMethodId: card });
+    expect(paymentOf(sent.at(-1))).toEqual({ stripe402Version: 1, clientId, paymentMethodId: card, requestId: expect.stringMatching(UUID) });
+    // The payment retries the request it pays for: the request id of its first try, refused for want of credits, is kept.
+    expect(paymentOf(sent.at(-1))).toMatchObject({ requestId: (paymentOf(sent.at(-2)) as { requestId?: string }).requestId });
     expect(await charges()).toHaveLength(2);
     expect(pay.getSessionSpending()).toBe(100_000);
   });

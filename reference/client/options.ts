@@ -30,6 +30,12 @@ export interface Credit402FetchOptions {
   maxTopUpPerPayment?: number;
   /** Largest total of top-ups this fetch function pays over its life, in units. */
   maxTopUpPerSession?: number;
+  /**
+   * How often a request answered 503 `service_unavailable` is sent again, after the answer's `Retry-After` (at most
+   * 5 s); default 1, 0 to never. Every payload carries a `requestId` that its retries keep, so a retry is never
+   * deducted twice (CR-6.9) nor charged twice.
+   */
+  unavailableRetries?: number;
   /** The underlying fetch; default `globalThis.fetch`. */
   fetch?: (request: Request) => Promise<Response>;
 }

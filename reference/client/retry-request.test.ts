@@ -6,6 +6,7 @@ import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { createCredit402Fetch } from './index.ts';
 
 const CLIENT_ID = 'c'.repeat(64);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CHALLENGE = {
   stripe402Version: 1,
   resource: { url: '/echo' },
@@ -92,7 +93,7 @@ describe('the retried request', () => {
   ])('keeps caller headers given as %s', async (_kind, headers) => {
     const echo = await echoOf(await pay()(url, { headers }));
     expect(echo.headers).toMatchObject({ 'x-trace': 't1', accept: 'application/json' });
-    expect(echo.payment).toEqual({ stripe402Version: 1, paymentMethodId: 'pm_card_visa' });
+    expect(echo.payment).toEqual({ stripe402Version: 1, paymentMethodId: 'pm_card_visa', requestId: expect.stringMatching(UUID) });
   });
 
   it('keeps the headers of a Request input, and sends the stored clientId next time', async () => {
@@ -100,6 +101,6 @@ describe('the retried request', () => {
     await echoOf(await client(new Request(url, { headers: { 'x-trace': 'r1' } })));
     const echo = await echoOf(await client(new Request(url, { headers: { 'x-trace': 'r2' } })));
     expect(echo.headers['x-trace']).toBe('r2');
-    expect(echo.payment).toEqual({ stripe402Version: 1, clientId: CLIENT_ID });
+    expect(echo.payment).toEqual({ stripe402Version: 1, clientId: CLIENT_ID, requestId: expect.stringMatching(UUID) });
   });
 });

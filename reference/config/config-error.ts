@@ -19,6 +19,7 @@ export type ConfigErrorCode =
   | 'ERR_PROCESSOR'
   | 'ERR_SERVER_CONFIG'
   | 'ERR_LOCK'
+  | 'ERR_REQUEST_ID_TTL'
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_RATE_LIMIT'
   | 'ERR_CORS'

@@ -6,7 +6,7 @@ import { netUnits, type LedgerEntry } from './ledger.ts';
 export type Violation = string;
 
 /**
- * For every client in the ledger: balance = Σ (top-up − min(top-up, refunded + disputed)) − Σ logged
+ * For every client in the ledger and each currency (CR-6.8): balance = Σ (top-up − min(top-up, refunded + disputed)) − Σ logged
  * deductions; `topUps` = its succeeded top-ups; and each succeeded PaymentIntent has exactly one `topup`
  * record (credited once, none lost). Requires a store that keeps a transaction log.
  */
@@ -17,10 +17,14 @@ export async function checkInvariants(store: Store, ledger: ReadonlyMap<string, 
   for (const [clientId, entries] of byClient) {
     const client = await store.getClient(clientId);
     const log = (await store.listTransactions?.(clientId)) ?? [];
-    const deducted = log.filter((r) => r.type === 'deduction').reduce((sum, r) => sum + r.amount, 0);
-    const expected = entries.reduce((sum, entry) => sum + netUnits(entry), 0) - deducted;
     const short = clientId.slice(0, 8);
-    if (client?.balance !== expected) violations.push(`client ${short}: balance ${client?.balance} != expected ${expected}`);
+    const currencies = new Set([...entries.map((entry) => entry.currency), ...log.map((r) => r.currency), ...Object.keys(client?.balances ?? {})]);
+    for (const currency of currencies) {
+      const deducted = log.filter((r) => r.type === 'deduction' && r.currency === currency).reduce((sum, r) => sum + r.amount, 0);
+      const expected = entries.filter((entry) => entry.currency === currency).reduce((sum, entry) => sum + netUnits(entry), 0) - deducted;
+      const balance = client?.balances[currency] ?? 0;
+      if (balance !== expected) violations.push(`client ${short}: ${currency} balance ${balance} != expected ${expected}`);
+    }
     if (client?.topUps !== entries.length) violations.push(`client ${short}: topUps ${client?.topUps} != ${entries.length} succeeded top-ups`);
     for (const entry of entries) {
       const records = log.filter((r) => r.type === 'topup' && r.paymentIntentId === entry.paymentIntentId).length;

@@ -7,6 +7,8 @@ export interface LedgerEntry {
   paymentIntentId: string;
   clientId: string;
   units: number;
+  /** The currency charged and credited (CR-6.8). */
+  currency: string;
   amountCents: number;
   /** Highest cumulative `amount_refunded` seen on its charge. */
   refundedCents: number;
@@ -22,7 +24,7 @@ export function ledgerFromEvents(records: readonly EventRecord[]): Map<string, L
   for (const { event } of records) {
     const object = event.data.object as unknown as Fields;
     if (event.type !== 'payment_intent.succeeded') continue;
-    const topUp = readTopUp(object.metadata as Record<string, string>, Number(object.amount_received));
+    const topUp = readTopUp({ metadata: object.metadata as Record<string, string>, amountReceivedCents: Number(object.amount_received), currency: object.currency });
     if (typeof topUp === 'string') continue;
     ledger.set(String(object.id), { paymentIntentId: String(object.id), ...topUp, amountCents: Number(object.amount), refundedCents: 0, disputes: new Map() });
   }

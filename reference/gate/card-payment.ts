@@ -9,9 +9,9 @@ import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
 import { processorCall, storeCall } from './failures.ts';
 import { withPaymentLock } from './payment-lock.ts';
-import { paymentError, serve } from './responses.ts';
-import { deductPrice } from './spend.ts';
-import { moneyStoreCall, OUTCOME_UNKNOWN } from './store-outcome.ts';
+import { paymentError } from './responses.ts';
+import { spendBalance } from './spend.ts';
+import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 /** Idempotency key of a charge: the same top-up retried before it is credited gets the same key. */
 function chargeKey(clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
@@ -28,6 +28,7 @@ export async function payByCard(
   route: GatedRoute,
   paymentMethodId: string,
   requestedTopUp: number | undefined,
+  requestId: string | undefined,
 ): Promise<GateDecision> {
   if (!PAYMENT_METHOD_ID.test(paymentMethodId)) {
     return paymentError('invalid_payment', 'Invalid payment header: paymentMethodId must be pm_ followed by 1 to 97 letters, digits or underscores');
@@ -42,7 +43,7 @@ export async function payByCard(
   const { processor, report } = ctx;
   const fingerprint = await processorCall(report, 'getCardFingerprint', () => processor.getCardFingerprint(paymentMethodId));
   const clientId = deriveClientId(fingerprint, ctx.serverSecret);
-  return withPaymentLock(ctx, clientId, () => chargeAndCredit(ctx, route, { clientId, paymentMethodId, topUp }));
+  return withPaymentLock(ctx, clientId, () => chargeAndCredit(ctx, route, { clientId, paymentMethodId, topUp, requestId }));
 }
 
 /**
@@ -52,12 +53,12 @@ export async function payByCard(
 async function chargeAndCredit(
   ctx: GateContext,
   route: GatedRoute,
-  payer: { clientId: string; paymentMethodId: string; topUp: number },
+  payer: { clientId: string; paymentMethodId: string; topUp: number; requestId: string | undefined },
 ): Promise<GateDecision> {
-  const { clientId, paymentMethodId, topUp } = payer;
+  const { clientId, paymentMethodId, topUp, requestId } = payer;
   const { store, processor, report } = ctx;
-  const existing = await deductPrice(ctx, route, clientId);
-  if (existing !== null) return serve({ success: true, creditsRemaining: existing, clientId });
+  const existing = await spendBalance(ctx, route, { clientId, requestId });
+  if (existing !== null) return existing;
 
   const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
   const amountCents = unitsToCents(topUp);
@@ -75,10 +76,9 @@ async function chargeAndCredit(
   );
   if (charge.status !== 'succeeded') throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED);
 
-  await moneyStoreCall(report, 'creditTopUp', MESSAGES.CREDIT_PENDING, OUTCOME_UNKNOWN.CREDIT, () =>
-    store.creditTopUp({ clientId, amount: topUp, paymentIntentId: charge.id }),
+  await storeCall(report, 'creditTopUp', OUTCOME_UNKNOWN.CREDIT, () =>
+    store.creditTopUp({ clientId, currency: route.currency, amount: topUp, paymentIntentId: charge.id }),
   );
-  const balance = await deductPrice(ctx, route, clientId, MESSAGES.CREDITED_NOT_SERVED);
-  if (balance === null) return route.challenges.insufficient;
-  return serve({ success: true, chargeId: charge.id, creditsRemaining: balance, clientId });
+  const served = await spendBalance(ctx, route, { clientId, requestId }, { afterCredit: true, chargeId: charge.id });
+  return served ?? route.challenges.insufficient;
 }

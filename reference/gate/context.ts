@@ -18,4 +18,8 @@ export interface GateContext {
   report: ErrorReporter;
   /** The per-client payment lock's timing, or undefined when the store has no locks. */
   lock: { waitMs: number; ttlMs: number } | undefined;
+  /** How long a deduction is kept under its request id (CR-6.9), in ms. */
+  requestIdTtlMs: number;
+  /** Whether a served request's price goes back when its handler fails (`refundOnHandlerError`). */
+  refundOnHandlerError: boolean;
 }

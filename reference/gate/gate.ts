@@ -7,15 +7,14 @@ import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
-import { refundOnce } from './handler-refund.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
 import { preflight, withCors } from './cors.ts';
 import { createRateLimiter, rateLimited, type RateLimiter } from './rate-limit.ts';
-import { buildChallenges, paymentError, serve, serviceUnavailable } from './responses.ts';
+import { buildChallenges, paymentError, serviceUnavailable } from './responses.ts';
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
 import { routeOf } from './route-agreement.ts';
 import { resolveRoutes } from './routes.ts';
-import { deductPrice } from './spend.ts';
+import { spendBalance } from './spend.ts';
 
 /** A configured gate: decides what happens to each request. */
 export interface Gate {
@@ -31,10 +30,10 @@ async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest 
   const rawHeader = request.paymentHeader;
   const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
   if (!parsed.ok) return paymentError('invalid_payment', parsed.message);
-  const { clientId, paymentMethodId, topUpAmount } = parsed.payload;
-  if (clientId !== undefined) {
-    const balance = isClientIdShape(clientId) ? await deductPrice(ctx, route, clientId) : null;
-    if (balance !== null) return serve({ success: true, creditsRemaining: balance, clientId });
+  const { clientId, paymentMethodId, topUpAmount, requestId } = parsed.payload;
+  if (clientId !== undefined && isClientIdShape(clientId)) {
+    const served = await spendBalance(ctx, route, { clientId, requestId });
+    if (served !== null) return served;
   }
   if (paymentMethodId === undefined) {
     return clientId === undefined ? route.challenges.plain : route.challenges.insufficient;
@@ -42,12 +41,12 @@ async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest 
   // The new-payment path is the one that costs processor calls: limited before any of them.
   const verdict = limiter?.hit(request.clientAddress);
   if (verdict && !verdict.allowed) return rateLimited(verdict.retryAfterSeconds);
-  return payByCard(ctx, route, paymentMethodId, topUpAmount);
+  return payByCard(ctx, route, paymentMethodId, topUpAmount, requestId);
 }
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit, cors } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors } = validateGateOptions(options);
   const limiter = newPaymentRateLimit ? createRateLimiter(newPaymentRateLimit) : undefined;
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
@@ -60,6 +59,8 @@ export function createGate(options: GateOptions): Gate {
     serviceName,
     report: onError,
     lock,
+    requestIdTtlMs,
+    refundOnHandlerError,
   };
 
   /** The decision for a request to a gated route: challenge, payment error, 503 or a paid pass. */
@@ -67,9 +68,7 @@ export function createGate(options: GateOptions): Gate {
     const { paymentHeader } = request;
     if (paymentHeader === undefined) return route.challenges.plain;
     try {
-      const decision = await decide(ctx, route, { ...request, paymentHeader }, limiter);
-      if (refundOnHandlerError && decision.action === 'serve') decision.refund = refundOnce(ctx, decision.payment.clientId, route.amount);
-      return decision;
+      return await decide(ctx, route, { ...request, paymentHeader }, limiter);
     } catch (error) {
       if (error instanceof StoreUnavailableError) return serviceUnavailable(error.message);
       if (error instanceof PaymentError) return paymentError(error.code, error.message);

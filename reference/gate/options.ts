@@ -41,6 +41,11 @@ export interface GateOptions {
   /** Lease of the per-client payment lock in ms, longer than the slowest payment path; default 60000. */
   lockTtlMs?: number;
   /**
+   * How long a deduction made under a payload's `requestId` is kept, in ms, so that a retry of that request is
+   * served without a second deduction (CR-6.9); default 300000 (5 minutes). Far longer than a client's retries.
+   */
+  requestIdTtlMs?: number;
+  /**
    * Give the price back to the balance when the handler answers 5xx or throws (once per request);
    * default false. Outside conformance (CR-4.7); conformance runs leave it off.
    */
@@ -67,10 +72,15 @@ export interface ResolvedGateOptions {
   refundOnHandlerError: boolean;
   /** Deadline of every store call, in ms. */
   storeTimeoutMs: number;
+  /** How long a deduction is kept under its request id, in ms. */
+  requestIdTtlMs: number;
   /** The new-payment rate limit, or undefined when it is off. */
   newPaymentRateLimit: NewPaymentRateLimit | undefined;
   cors: CorsPolicy | undefined;
 }
+
+/** Default of {@link GateOptions.requestIdTtlMs}: 5 minutes. */
+export const DEFAULT_REQUEST_ID_TTL_MS = 300_000;
 
 /**
  * Smallest `serverSecret`, counted in UTF-8 bytes: those bytes are the HMAC-SHA256 key, and RFC 2104 discourages
@@ -100,7 +110,7 @@ function validateStore(store: unknown): void {
   }
 }
 
-function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1, code: 'ERR_LOCK' | 'ERR_STORE' = 'ERR_LOCK'): number {
+function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1, code: 'ERR_LOCK' | 'ERR_STORE' | 'ERR_REQUEST_ID_TTL' = 'ERR_LOCK'): number {
   const resolved = value ?? fallback;
   if (typeof resolved !== 'number' || !Number.isSafeInteger(resolved) || resolved < min) {
     throw new Credit402ConfigError(code, `${name} must be an integer number of milliseconds of at least ${min}, got ${String(value)}`);
@@ -136,8 +146,9 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
     throw new Credit402ConfigError('ERR_REFUND_ON_HANDLER_ERROR', 'refundOnHandlerError must be true or false');
   }
   const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
+  const requestIdTtlMs = milliseconds(options.requestIdTtlMs, DEFAULT_REQUEST_ID_TTL_MS, 'requestIdTtlMs', 1, 'ERR_REQUEST_ID_TTL');
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
   const newPaymentRateLimit = validateRateLimit(options.newPaymentRateLimit);
   const cors = validateCors(options.cors);
-  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, newPaymentRateLimit, cors };
+  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors };
 }

@@ -9,6 +9,7 @@ import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
 import { ORPHAN_RETRY_MS, OrphanedLeases, PAYMENT_IN_PROGRESS } from './payment-lock.ts';
+import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 
 const WEATHER = 'GET /api/weather';
@@ -37,7 +38,7 @@ describe('payment lock', () => {
     const paid = responses.map((r) => r.paymentResponse as { clientId: string; chargeId?: string; creditsRemaining: number });
     expect(paid.filter((p) => p.chargeId !== undefined)).toHaveLength(1);
     const topUp = Number((charges[0]?.params.metadata as { credit402_top_up_units: string }).credit402_top_up_units);
-    expect(await store.getClient(paid[0]!.clientId)).toMatchObject({ balance: topUp - 6 * 500, topUps: 1 });
+    expect(await store.getClient(paid[0]!.clientId)).toMatchObject({ balances: { usd: topUp - 6 * 500 }, topUps: 1 });
   });
 
   it('CR-14.7 answers 503 to a payment that waited longer than lockWaitMs, which is then served from the balance', async () => {
@@ -84,7 +85,7 @@ describe('a lease left held by a store failure between a charge and its credit',
     store.failNext('releaseLock');
     const pending = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
     expect(pending.status).toBe(503);
-    expect(pending.body).toMatchObject({ errorCode: 'service_unavailable', error: MESSAGES.CREDIT_PENDING });
+    expect(pending.body).toMatchObject({ errorCode: 'service_unavailable', error: OUTCOME_UNKNOWN.CREDIT });
     return card;
   };
   const timedRetry = async (url: string, card: string) => {

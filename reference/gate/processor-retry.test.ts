@@ -26,6 +26,6 @@ describe('retry after a processor failure without an answer', () => {
     expect(attempts.length).toBeGreaterThan(1);
     expect(new Set(attempts.map((a) => a.idempotencyKey)).size).toBe(1);
     expect(attempts.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(await store.getClient(paid.clientId)).toMatchObject({ balance: 49_500, topUps: 1 });
+    expect(await store.getClient(paid.clientId)).toMatchObject({ balances: { usd: 49_500 }, topUps: 1 });
   });
 });

@@ -67,7 +67,8 @@ export function serviceUnavailable(message: string): RespondDecision {
   };
 }
 
-/** A paid pass: the `payment-response` header to add, then the handler runs. */
-export function serve(payment: PaymentResponse): ServeDecision {
-  return { action: 'serve', headers: { ...PRIVATE_HEADERS, [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) }, payment };
+/** A paid pass: the `payment-response` header to add, then the handler runs; `refund` when `refundOnHandlerError` applies. */
+export function serve(payment: PaymentResponse, refund?: () => Promise<void>): ServeDecision {
+  const headers = { ...PRIVATE_HEADERS, [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) };
+  return refund === undefined ? { action: 'serve', headers, payment } : { action: 'serve', headers, payment, refund };
 }

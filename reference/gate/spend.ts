@@ -1,26 +1,62 @@
-// Spending from a balance: the deduction with its transaction record (credits path, steps 5.4 and 5.11).
+// Spending from a balance (steps 6.2, 7.4 and 7.11): the deduction with its record and request id, and the paid pass it earns.
 import { randomUUID } from 'node:crypto';
-import { MESSAGES } from '../protocol/constants.ts';
-import type { TransactionRecord } from '../stores/store.ts';
+import type { DeductionRequest, TransactionRecord } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
-import { moneyStoreCall, OUTCOME_UNKNOWN } from './store-outcome.ts';
+import type { GateDecision } from './decision.ts';
+import { refundOnce } from './handler-refund.ts';
+import { paymentError, serve } from './responses.ts';
+import { storeCall } from './failures.ts';
+import { OUTCOME_UNKNOWN } from './store-outcome.ts';
+
+/** Who spends: the client, and the payload's request id when it has one (CR-6.9). */
+export interface Spender {
+  clientId: string;
+  requestId?: string | undefined;
+}
+
+/** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
+export const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
+
+/** What a request id is kept for: the route key, its currency and its price; a retry must match it. */
+function fingerprintOf(route: GatedRoute): string {
+  return `${route.key}\n${route.currency}\n${route.amount}`;
+}
 
 /**
- * Deducts the route price from the client's balance; resolves to the new balance or null when insufficient.
- * When the store keeps a log, the `deduction` record goes with the deduction, in the same atomic step.
- * `failureMessage` is what a 503 tells the client when the store fails; when the store did not answer in time, the
- * 503 says instead that the request may have been deducted.
+ * Deducts the route price from the client's balance in the route's currency (CR-6.8) and builds the paid pass;
+ * resolves null when the balance is insufficient. When the store keeps a log, the `deduction` record goes with
+ * the deduction in the same atomic step; with a request id, a retry of that request is served without deducting
+ * again, and a reused id is refused. `afterCredit` marks the step-11 deduction, whose 503 says the payment is
+ * credited; `chargeId` goes into its `payment-response`. A refund on handler failure (`refundOnHandlerError`) is
+ * attached only to a pass that deducted.
  */
-export async function deductPrice(
+export async function spendBalance(
   ctx: GateContext,
   route: GatedRoute,
-  clientId: string,
-  failureMessage: string = MESSAGES.STORE_UNAVAILABLE,
-): Promise<number | null> {
+  spender: Spender,
+  paid: { afterCredit: boolean; chargeId?: string } = { afterCredit: false },
+): Promise<GateDecision | null> {
   const { store } = ctx;
+  const { clientId, requestId } = spender;
   const record: TransactionRecord | undefined = store.recordTransaction
-    ? { id: randomUUID(), type: 'deduction', clientId, amount: route.amount, createdAt: new Date().toISOString(), resource: route.key }
+    ? { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: new Date().toISOString(), resource: route.key }
     : undefined;
-  const unknown = failureMessage === MESSAGES.CREDITED_NOT_SERVED ? OUTCOME_UNKNOWN.DEDUCTION_AFTER_CREDIT : OUTCOME_UNKNOWN.DEDUCTION;
-  return moneyStoreCall(ctx.report, 'deductBalance', failureMessage, unknown, () => store.deductBalance(clientId, route.amount, record));
+  const request: DeductionRequest | undefined =
+    requestId === undefined ? undefined : { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
+  const unknown = paid.afterCredit ? OUTCOME_UNKNOWN.DEDUCTION_AFTER_CREDIT : OUTCOME_UNKNOWN.DEDUCTION;
+  const result = await storeCall(ctx.report, 'deductBalance', unknown, () =>
+    store.deductBalance({ clientId, currency: route.currency, amount: route.amount, ...(record && { record }), ...(request && { request }) }),
+  );
+  switch (result.status) {
+    case 'insufficient':
+      return null;
+    case 'conflict':
+      return paymentError('invalid_payment', REQUEST_ID_SPENT);
+    case 'deducted':
+    case 'repeated': {
+      const payment = { success: true, creditsRemaining: result.balance, clientId, ...(paid.chargeId !== undefined && { chargeId: paid.chargeId }) };
+      const refund = ctx.refundOnHandlerError && result.status === 'deducted' ? refundOnce(ctx, clientId, route) : undefined;
+      return serve(payment, refund);
+    }
+  }
 }

@@ -32,10 +32,12 @@ export class PaymentError extends Error {
   }
 }
 
-/** The client and units a top-up PaymentIntent carries in its metadata (CR-7.17). */
+/** The client and units a top-up PaymentIntent carries in its metadata (CR-7.17), and the currency it was charged in (CR-6.8). */
 export interface TopUpMetadata {
   clientId: string;
   units: number;
+  /** The PaymentIntent's currency, lowercase: the balance the top-up credits. */
+  currency: string;
 }
 
 /** A succeeded top-up PaymentIntent, as reconciliation lists them. */
@@ -62,6 +64,8 @@ export interface RetrievedPaymentIntent {
   status: string;
   /** Minor units received; 0 when none. */
   amountReceivedCents: number;
+  /** The currency charged, as the processor spells it (lowercase for Stripe). */
+  currency: string;
   metadata: Record<string, string>;
 }
 

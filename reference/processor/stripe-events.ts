@@ -31,7 +31,7 @@ export function normalizeStripeEvent(event: StripeEventLike): ProcessorEvent {
   switch (event.type) {
     case 'payment_intent.succeeded': {
       const read = object.status === 'succeeded'
-        ? readTopUp(object.metadata as Record<string, string> | undefined, cents(object.amount_received))
+        ? readTopUp({ metadata: object.metadata as Record<string, string> | undefined, amountReceivedCents: cents(object.amount_received), currency: object.currency })
         : `status ${String(object.status)}`;
       return typeof read === 'string'
         ? { id, type: event.type, paymentIntentId: objectId, topUp: null, ignoredBecause: read }

@@ -198,7 +198,7 @@ export class StripeProcessor implements Processor {
   async retrievePaymentIntent(id: string): Promise<RetrievedPaymentIntent | null> {
     const intent = await retrieved(id, () => this.#stripe.paymentIntents.retrieve(id));
     if (!intent) return null;
-    return { id: intent.id, status: intent.status, amountReceivedCents: cents(intent.amount_received), metadata: { ...(intent.metadata ?? {}) } };
+    return { id: intent.id, status: intent.status, amountReceivedCents: cents(intent.amount_received), currency: intent.currency, metadata: { ...(intent.metadata ?? {}) } };
   }
 
   async retrieveCharge(id: string): Promise<RetrievedCharge | null> {
@@ -219,7 +219,7 @@ export class StripeProcessor implements Processor {
     for await (const intent of this.#stripe.paymentIntents.list({ limit: 100 })) {
       if (since !== undefined && intent.created < since) return;
       if (intent.status !== 'succeeded') continue;
-      const topUp = readTopUp(intent.metadata, intent.amount_received);
+      const topUp = readTopUp({ metadata: intent.metadata, amountReceivedCents: intent.amount_received, currency: intent.currency });
       if (typeof topUp !== 'string') yield { paymentIntentId: intent.id, created: intent.created, ...topUp };
     }
   }

@@ -44,7 +44,7 @@ describe('StripeProcessor webhooks', () => {
 
   it('normalizes payment_intent.succeeded, charge.refunded and charge.dispute.created', async () => {
     const { paymentIntentId, succeeded } = await pay(topUpMetadata(CLIENT, 50_001));
-    expect(await parse(succeeded)).toEqual({ id: succeeded.id, type: 'payment_intent.succeeded', paymentIntentId, topUp: { clientId: CLIENT, units: 50_001 } });
+    expect(await parse(succeeded)).toEqual({ id: succeeded.id, type: 'payment_intent.succeeded', paymentIntentId, topUp: { clientId: CLIENT, units: 50_001, currency: 'usd' } });
     const refund = await control.refund(paymentIntentId, 101);
     expect(await parse(refund.event)).toEqual({ id: refund.event.id, type: 'charge.refunded', paymentIntentId, chargeId: refund.charge.id, amountRefundedCents: 101 });
     const dispute = await control.dispute(paymentIntentId);
@@ -54,7 +54,7 @@ describe('StripeProcessor webhooks', () => {
   it('CR-14.3 CR-14.4 retrieves the PaymentIntent, charge and dispute an event names, and null for ids the processor does not have', async () => {
     const { paymentIntentId } = await pay(topUpMetadata(CLIENT, 50_001));
     expect(await processor.retrievePaymentIntent(paymentIntentId)).toEqual({
-      id: paymentIntentId, status: 'succeeded', amountReceivedCents: 501, metadata: topUpMetadata(CLIENT, 50_001),
+      id: paymentIntentId, status: 'succeeded', amountReceivedCents: 501, currency: 'usd', metadata: topUpMetadata(CLIENT, 50_001),
     });
     const refund = await control.refund(paymentIntentId, 101);
     expect(await processor.retrieveCharge(refund.charge.id)).toEqual({ id: refund.charge.id, paymentIntentId, amountRefundedCents: 101 });

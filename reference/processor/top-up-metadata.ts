@@ -16,12 +16,20 @@ export function topUpMetadata(clientId: string, units: number): Record<string, s
   return { [CLIENT_ID_KEY]: clientId, [TOP_UP_UNITS_KEY]: String(units) };
 }
 
+/** What {@link readTopUp} reads of a PaymentIntent. */
+export interface TopUpSource {
+  metadata: Record<string, string> | null | undefined;
+  amountReceivedCents: number;
+  /** The PaymentIntent's currency: the balance the top-up credits (CR-6.8). */
+  currency: unknown;
+}
+
 /**
- * Reads the top-up back from a PaymentIntent's metadata and received amount. Refuses metadata the gate
- * would not have written, and a PaymentIntent that received less than the top-up's price, so that
- * metadata set by hand cannot credit more than was paid.
+ * Reads the top-up back from a PaymentIntent's metadata, received amount and currency. Refuses metadata the gate
+ * would not have written, a currency that is not a lowercase ISO 4217 code, and a PaymentIntent that received less
+ * than the top-up's price, so that metadata set by hand cannot credit more than was paid.
  */
-export function readTopUp(metadata: Record<string, string> | null | undefined, amountReceivedCents: number): TopUpMetadata | string {
+export function readTopUp({ metadata, amountReceivedCents, currency }: TopUpSource): TopUpMetadata | string {
   const clientId = metadata?.[CLIENT_ID_KEY];
   const units = metadata?.[TOP_UP_UNITS_KEY];
   if (clientId === undefined && units === undefined) return NOT_A_TOP_UP;
@@ -29,9 +37,10 @@ export function readTopUp(metadata: Record<string, string> | null | undefined, a
   if (units === undefined || !/^[1-9][0-9]{0,15}$/.test(units) || !Number.isSafeInteger(Number(units))) {
     return `metadata ${TOP_UP_UNITS_KEY} is not a positive integer`;
   }
+  if (typeof currency !== 'string' || !/^[a-z]{3}$/.test(currency)) return `currency ${JSON.stringify(currency)} is not a lowercase ISO 4217 code`;
   const value = Number(units);
   if (amountReceivedCents < unitsToCents(value)) {
     return `received ${amountReceivedCents} minor units, less than the ${unitsToCents(value)} a top-up of ${value} units costs`;
   }
-  return { clientId, units: value };
+  return { clientId, units: value, currency };
 }

@@ -38,8 +38,4 @@ export const MESSAGES = {
   PAYMENT_FAILED: 'Payment processing failed',
   INSUFFICIENT_CREDITS: 'Insufficient credits for this request',
   STORE_UNAVAILABLE: 'Credit store temporarily unavailable; nothing was charged or deducted',
-  CREDIT_PENDING:
-    'Payment received but not yet credited; retry the same request to have it credited (it will not be charged twice)',
-  CREDITED_NOT_SERVED:
-    'Payment credited but this request was not served; retry it to be served from the balance (it will not be charged again)',
 } as const;

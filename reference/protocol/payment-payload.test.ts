@@ -7,7 +7,7 @@ const header = (value: unknown): string => encodeBase64Json(value);
 
 describe('parsePaymentHeader', () => {
   it('accepts the documented fields and ignores unknown ones', () => {
-    const payload = { stripe402Version: 1, clientId: 'c', paymentMethodId: 'pm_x', topUpAmount: 50_000 };
+    const payload = { stripe402Version: 1, clientId: 'c', paymentMethodId: 'pm_x', topUpAmount: 50_000, requestId: '0b5e2c1a-9d4f-4e7a-8c3b-2f1d6a7e9c40' };
     expect(parsePaymentHeader(header({ ...payload, extra: true }))).toEqual({ ok: true, payload });
     expect(parsePaymentHeader(header({}))).toEqual({ ok: true, payload: {} });
   });
@@ -34,6 +34,11 @@ describe('parsePaymentHeader', () => {
     ['topUpAmount', { topUpAmount: 0 }],
     ['topUpAmount', { topUpAmount: 2 ** 53 }],
     ['topUpAmount', { topUpAmount: 1e300 }],
+    ['requestId', { requestId: '' }],
+    ['requestId', { requestId: 7 }],
+    ['requestId', { requestId: 'a b' }],
+    ['requestId', { requestId: 'x'.repeat(65) }],
+    ['requestId', { requestId: null }],
     ['stripe402Version', { stripe402Version: 2 }],
     ['stripe402Version', { stripe402Version: '1' }],
   ])('names %s when its type is wrong (%j)', (field, value) => {

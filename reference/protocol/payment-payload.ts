@@ -5,6 +5,9 @@ import type { PaymentPayload } from './types.ts';
 
 export type PayloadResult = { ok: true; payload: PaymentPayload } | { ok: false; message: string };
 
+/** A request id (CR-3.7, CR-6.9): a UUID or any other short token of URL-safe characters. */
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 const invalid = (message: string): PayloadResult => ({ ok: false, message });
 
 function isNonEmptyString(value: unknown): value is string {
@@ -40,6 +43,12 @@ export function validatePaymentPayload(value: unknown): PayloadResult {
       return invalid('Invalid payment header: topUpAmount must be a positive safe integer');
     }
     payload.topUpAmount = topUp;
+  }
+  if (fields.requestId !== undefined) {
+    if (typeof fields.requestId !== 'string' || !REQUEST_ID.test(fields.requestId)) {
+      return invalid('Invalid payment header: requestId must be 1 to 64 letters, digits, - or _');
+    }
+    payload.requestId = fields.requestId;
   }
   return { ok: true, payload };
 }

@@ -27,6 +27,12 @@ export interface PaymentPayload {
    * @maximum 9007199254740991
    */
   topUpAmount?: number;
+  /**
+   * The client's id of this request, kept when retrying it (CR-6.9): a deduction is made at most once per
+   * (clientId, requestId) within the target's window. 1 to 64 letters, digits, `-` or `_` (a UUID fits).
+   * @pattern ^[A-Za-z0-9_-]{1,64}$
+   */
+  requestId?: string;
 }
 
 /**

@@ -66,7 +66,7 @@ describe('decode vectors', () => {
 
   it('has both outcomes and every rejection kind', () => {
     const kinds = new Set(vectors.decode.map(({ expected }) => (expected.ok ? 'ok' : (expected.messageMustName ?? 'malformed'))));
-    expect([...kinds].sort()).toEqual(['clientId', 'malformed', 'ok', 'payload', 'paymentMethodId', 'stripe402Version', 'topUpAmount']);
+    expect([...kinds].sort()).toEqual(['clientId', 'malformed', 'ok', 'payload', 'paymentMethodId', 'requestId', 'stripe402Version', 'topUpAmount']);
   });
 });
 
@@ -141,7 +141,7 @@ async function answerTo(trigger: Trigger): Promise<GateDecision> {
   if (trigger.kind === 'store') failStore(store, trigger.store.failsAt);
   if (trigger.kind === 'balance' && trigger.balance !== null) {
     const { clientId } = JSON.parse(trigger.json) as { clientId: string };
-    await store.addBalance(clientId, trigger.balance);
+    await store.addBalance(clientId, 'usd', trigger.balance);
   }
   if (trigger.kind === 'lease') {
     const clientId = deriveClientId(vectors.config.cardFingerprint, serverSecret);

@@ -37,17 +37,17 @@ describe('scheduleReconcile', () => {
   it('credits on each interval, logs one line of counts per run, and later runs look back from the last run', async () => {
     vi.useFakeTimers({ now: 1_000_000_000_000 });
     const store = new MemoryStore();
-    const { processor, state } = listingProcessor([{ paymentIntentId: 'pi_1', clientId: ALICE, units: 50_000, created: 0 }]);
+    const { processor, state } = listingProcessor([{ paymentIntentId: 'pi_1', clientId: ALICE, units: 50_000, currency: 'usd', created: 0 }]);
     const lines: string[] = [];
     const schedule = scheduleReconcile({ processor, store, everyMs: 1000, log: (line) => lines.push(line) });
     expect(state.listings).toBe(0);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(await store.getClient(ALICE)).toMatchObject({ balance: 50_000, topUps: 1 });
+    expect(await store.getClient(ALICE)).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
     expect(lines).toEqual([expect.stringMatching(/^credit402 reconcile: 1 succeeded top-ups since \S+, 0 already credited, 1 credited now \(50000 units\) in \d+ ms$/)]);
     expect(lines[0]).not.toContain(ALICE);
     await vi.advanceTimersByTimeAsync(1000);
     expect(lines[1]).toMatch(/1 already credited, 0 credited now \(0 units\)/);
-    expect(await store.getClient(ALICE)).toMatchObject({ balance: 50_000, topUps: 1 });
+    expect(await store.getClient(ALICE)).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
     expect(state.sinces[1]?.getTime()).toBe(1_000_000_000_000 + 1000 - RECONCILE_OVERLAP_MS);
     await schedule.stop();
     await vi.advanceTimersByTimeAsync(10_000);
@@ -55,7 +55,7 @@ describe('scheduleReconcile', () => {
   });
 
   it('never overlaps runs, and stop waits for the run under way', async () => {
-    const { processor, state } = listingProcessor([{ paymentIntentId: 'pi_1', clientId: ALICE, units: 1, created: 0 }]);
+    const { processor, state } = listingProcessor([{ paymentIntentId: 'pi_1', clientId: ALICE, units: 1, currency: 'usd', created: 0 }]);
     let release!: () => void;
     state.gate = new Promise((resolve) => { release = resolve; });
     const schedule = scheduleReconcile({ processor, store: new MemoryStore(), everyMs: 5, log: () => {} });

@@ -36,12 +36,12 @@ describe('reconcile', () => {
     const alice = 'a'.repeat(64);
     const bob = 'b'.repeat(64);
     const credited = await charge(alice, 50_000);
-    await store.creditTopUp({ clientId: alice, amount: 50_000, paymentIntentId: credited });
+    await store.creditTopUp({ clientId: alice, currency: 'usd', amount: 50_000, paymentIntentId: credited });
     await charge(bob, 60_001);
     await charge(bob, 50_000, {});
     await charge(bob, 50_000, { credit402_client_id: bob, credit402_top_up_units: '9999999900' });
     for (let i = 0; i < 100; i++) await charge(alice, 50_000);
-    await store.creditTopUp({ clientId: alice, amount: 1, paymentIntentId: 'pi_unrelated' });
+    await store.creditTopUp({ clientId: alice, currency: 'usd', amount: 1, paymentIntentId: 'pi_unrelated' });
 
     const dry = await reconcile({ processor, store, dryRun: true });
     expect(dry).toMatchObject({ dryRun: true, seen: 102, alreadyCredited: 1, units: 60_001 + 100 * 50_000 });
@@ -50,8 +50,8 @@ describe('reconcile', () => {
 
     const run = await reconcile({ processor, store });
     expect(run).toMatchObject({ dryRun: false, seen: 102, alreadyCredited: 1, units: dry.units });
-    expect(await store.getClient(bob)).toMatchObject({ balance: 60_001, topUps: 1 });
-    expect(await store.getClient(alice)).toMatchObject({ balance: 101 * 50_000 + 1, topUps: 102 });
+    expect(await store.getClient(bob)).toMatchObject({ balances: { usd: 60_001 }, topUps: 1 });
+    expect(await store.getClient(alice)).toMatchObject({ balances: { usd: 101 * 50_000 + 1 }, topUps: 102 });
 
     const again = await reconcile({ processor, store, dryRun: true });
     expect(again).toMatchObject({ seen: 102, alreadyCredited: 102, credited: [], units: 0 });

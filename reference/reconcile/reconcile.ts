@@ -61,10 +61,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   const report: ReconcileReport = { dryRun, since: new Date(since).toISOString(), seen: 0, alreadyCredited: 0, credited: [], units: 0 };
   for await (const topUp of processor.listSucceededTopUps({ since: new Date(since) })) {
     report.seen++;
-    const { paymentIntentId, clientId, units } = topUp;
+    const { paymentIntentId, clientId, units, currency } = topUp;
     const creditedNow = dryRun
       ? !(await store.hasCredit!(paymentIntentId))
-      : (await store.creditTopUp({ clientId, amount: units, paymentIntentId })).credited;
+      : (await store.creditTopUp({ clientId, currency, amount: units, paymentIntentId })).credited;
     if (!creditedNow) {
       report.alreadyCredited++;
       continue;

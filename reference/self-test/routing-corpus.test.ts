@@ -44,6 +44,6 @@ describe.concurrent('the routing corpus', () => {
     expect(code, output).toBe(1);
     expect(failedRequirements(output), output).toEqual(expect.arrayContaining(['CR-4.9', 'CR-4.10']));
     expect(output).toContain('unpaid, the handler of GET /api/weather answered: GET /api\\weather#x → 200');
-    expect(output).toMatch(/500 units were deducted, but no gated handler answered: GET \/api\/%77eather → 404/);
+    expect(output).toMatch(/500 usd units were deducted, but no gated handler answered: GET \/api\/%77eather → 404/);
   }, 180_000);
 });

@@ -12,11 +12,12 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
       return new (await import('../stores/memory-store.ts')).MemoryStore();
     case 'sqlite':
       if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-      return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({ path: config.path });
+      return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({ path: config.path, ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}) });
     case 'redis':
       return (await withOptionalPackage('redis', 'the Redis store', () => import('../stores/redis-store.ts'))).RedisStore.connect({
         ...(config.url ? { url: config.url } : {}),
         ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
+        ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
       });
   }
 }

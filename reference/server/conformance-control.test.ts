@@ -51,9 +51,9 @@ describe('ConformanceControl', () => {
 
   it('answers the records of a client, and 501 for a store without a log', async () => {
     const store = new MemoryStore();
-    await store.creditTopUp({ clientId: A, amount: 50_000, paymentIntentId: 'pi_1' });
+    await store.creditTopUp({ clientId: A, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_1' });
     const answer = await new ConformanceControl(store, new StoreFaults()).handle({ method: 'GET', url: `${RECORDS_PATH}?clientId=${A}` });
-    expect(answer.body).toMatchObject({ client: { balance: 50_000, topUps: 1 }, records: [{ type: 'topup', amount: 50_000, paymentIntentId: 'pi_1' }] });
+    expect(answer.body).toMatchObject({ client: { balances: { usd: 50_000 }, topUps: 1 }, records: [{ type: 'topup', amount: 50_000, paymentIntentId: 'pi_1' }] });
     const none = await new ConformanceControl(new MemoryStore(), new StoreFaults()).handle({ method: 'GET', url: `${RECORDS_PATH}?clientId=${A}` });
     expect(none.body).toEqual({ client: null, records: [] });
     const noLog = new ConformanceControl(new MemoryStore({ recordTransactions: false }), new StoreFaults());
@@ -100,7 +100,7 @@ describe.each(['fastify', 'express'] as const)('the control routes on %s', (fram
     expect(await removed.json()).toEqual({ faults: [{ clientId, operation: 'deductBalance', skip: 0, fired: 1 }] });
     expect((await paidFetch(stack.server.url, 'GET /api/weather', { clientId })).paymentResponse).toMatchObject({ creditsRemaining: 49_000 });
     const records = (await (await fetch(`${stack.server.url}${RECORDS_PATH}?clientId=${clientId}`)).json()) as { client: unknown; records: Array<{ type: string }> };
-    expect(records.client).toMatchObject({ balance: 49_000, topUps: 1 });
+    expect(records.client).toMatchObject({ balances: { usd: 49_000 }, topUps: 1 });
     expect(records.records.map((record) => record.type)).toEqual(['topup', 'deduction', 'deduction']);
   });
 

@@ -29,7 +29,7 @@ export interface ControlAnswer {
 
 const CLIENT_ID = /^[0-9a-f]{64}$/;
 const MAX_COUNT = 1_000_000;
-const FAULT_MEMBERS = ['clientId', 'operation', 'count', 'skip'];
+const FAULT_MEMBERS = ['clientId', 'operation', 'count', 'skip', 'replyLost'];
 
 class BadRequest extends Error {}
 
@@ -52,13 +52,18 @@ function integer(name: string, value: unknown, min: number): number {
   return value;
 }
 
+function flag(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new BadRequest(`${name} must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 /** Validates the body of `POST /_conformance/store-faults`; throws a message naming the wrong member. */
 export function parseFaultSpec(text: string | undefined): StoreFaultSpec {
   let value: unknown;
   try {
     value = JSON.parse(text ?? '');
   } catch {
-    throw new BadRequest('the body must be a JSON object {"clientId", "operation", "count"?, "skip"?}');
+    throw new BadRequest('the body must be a JSON object {"clientId", "operation", "count"?, "skip"?, "replyLost"?}');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest('the body must be a JSON object');
   const body = value as Record<string, unknown>;
@@ -73,6 +78,7 @@ export function parseFaultSpec(text: string | undefined): StoreFaultSpec {
     operation: body.operation as FaultOperation,
     skip: body.skip === undefined ? 0 : integer('skip', body.skip, 0),
     ...(body.count === undefined ? {} : { count: integer('count', body.count, 1) }),
+    ...(body.replyLost === undefined ? {} : { replyLost: flag('replyLost', body.replyLost) }),
   };
 }
 

@@ -8,10 +8,14 @@ import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
 import type { CorsOptions } from '../gate/cors.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 
+/**
+ * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
+ * before balances had a currency are migrated to (CR-13.40).
+ */
 export type StoreConfig =
   | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'redis'; url?: string; keyPrefix?: string };
+  | { kind: 'sqlite'; path: string; legacyCurrency?: string }
+  | { kind: 'redis'; url?: string; keyPrefix?: string; legacyCurrency?: string };
 
 /** The reference server's HTTP frameworks. */
 export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
@@ -45,6 +49,8 @@ export interface ServerConfig {
   lockTtlMs?: number;
   /** Gate option: how long a store call may take before the request is answered 503, in ms (default 500). */
   storeTimeoutMs?: number;
+  /** Gate option: how long a deduction is kept under its request id, in ms (default 300000, CR-6.9). */
+  requestIdTtlMs?: number;
   /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
   refundOnHandlerError?: boolean;
   /**
@@ -84,19 +90,24 @@ function readJson(path: string): Record<string, unknown> {
   }
 }
 
+function legacyFromEnv(env: NodeJS.ProcessEnv): { legacyCurrency?: string } {
+  return env.CREDIT402_LEGACY_CURRENCY ? { legacyCurrency: env.CREDIT402_LEGACY_CURRENCY } : {};
+}
+
 function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | undefined {
   const kind = env.CREDIT402_STORE;
   if (kind === undefined) return undefined;
   if (kind === 'memory') return { kind };
   if (kind === 'sqlite') {
     const currentPath = (current as { path?: string } | undefined)?.path;
-    return { kind, path: env.CREDIT402_SQLITE_PATH ?? currentPath ?? '.data/credit402.db' };
+    return { kind, path: env.CREDIT402_SQLITE_PATH ?? currentPath ?? '.data/credit402.db', ...legacyFromEnv(env) };
   }
   if (kind === 'redis') {
     return {
       kind,
       ...(env.REDIS_URL ? { url: env.REDIS_URL } : {}),
       ...(env.CREDIT402_REDIS_PREFIX ? { keyPrefix: env.CREDIT402_REDIS_PREFIX } : {}),
+      ...legacyFromEnv(env),
     };
   }
   throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be memory, sqlite or redis, got ${kind}`);
@@ -135,6 +146,10 @@ function check(config: Record<string, unknown>): ServerConfig {
   const kind = (store as { kind?: unknown } | undefined)?.kind;
   if (kind !== 'memory' && kind !== 'sqlite' && kind !== 'redis') {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.kind must be memory, sqlite or redis');
+  }
+  const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
+  if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
   }
   if (!Array.isArray(freeRoutes) || !freeRoutes.every((route) => typeof route === 'string' && / \//.test(route))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');

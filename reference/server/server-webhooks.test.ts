@@ -45,7 +45,7 @@ describe('reference server webhook configuration', () => {
       const record = await control.waitForEvent((r) => r.event.type === 'payment_intent.succeeded' && r.attempts.length > 0);
       expect(record.attempts[0]?.status).toBe(200);
       const clientId = (record.event.data.object as { metadata: Record<string, string> }).metadata.credit402_client_id!;
-      expect(await store.getClient(clientId)).toMatchObject({ balance: 50_000, topUps: 1 });
+      expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
     } finally {
       await server.close();
     }
@@ -70,7 +70,7 @@ describe('reference server webhook configuration', () => {
       const clientId = deriveClientId(method.card.fingerprint, config.serverSecret);
       const deadline = Date.now() + 5_000;
       while (Date.now() < deadline && (await store.getClient(clientId)) === null) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(await store.getClient(clientId)).toMatchObject({ balance: 50_000, topUps: 1 });
+      expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
     } finally {
       await server.close();
     }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { HEADERS, MESSAGES } from '../protocol/constants.ts';
+import { HEADERS } from '../protocol/constants.ts';
+import { OUTCOME_UNKNOWN } from '../gate/store-outcome.ts';
 import { SqliteStore } from '../stores/sqlite-store.ts';
 import { loadServerConfig } from './server-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
@@ -45,7 +46,7 @@ describe('reference server on SQLite', () => {
     const path = newPath();
     const server = await start(path);
     const clientId = randomBytes(32).toString('hex');
-    await server.store.addBalance(clientId, 10_000);
+    await server.store.addBalance(clientId, 'usd', 10_000);
     holders.push(await holdWriteLock(path));
     // The server shares this process's event loop: its longest stall is how long any request (GET /free) could wait.
     const lag = watchEventLoop();
@@ -59,7 +60,7 @@ describe('reference server on SQLite', () => {
     const worstStallMs = lag.stop();
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
-    expect(answer.body).toMatchObject({ errorCode: 'service_unavailable', error: MESSAGES.STORE_UNAVAILABLE }); // busy: nothing changed
+    expect(answer.body).toMatchObject({ errorCode: 'service_unavailable', error: OUTCOME_UNKNOWN.DEDUCTION }); // a failed deduction's outcome is never claimed (CR-8.12)
     expect(answer.ms).toBeLessThan(1_000); // was: busy_timeout, 5 s
     expect(worstStallMs).toBeLessThan(100); // was: 5 s inside SQLite, and GET /free waited as long
     expect(Math.max(...free)).toBeLessThan(100);
@@ -80,7 +81,7 @@ describe('reference server on SQLite', () => {
     const path = newPath();
     const server = await start(path);
     const clientId = randomBytes(32).toString('hex');
-    await server.store.addBalance(clientId, 10_000);
+    await server.store.addBalance(clientId, 'usd', 10_000);
     expect((await timedFetch(`${server.url}/api/weather`, { clientId })).status).toBe(200);
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     await sleep(1_100);

@@ -138,6 +138,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       ...(config.lockWaitMs !== undefined ? { lockWaitMs: config.lockWaitMs } : {}),
       ...(config.lockTtlMs !== undefined ? { lockTtlMs: config.lockTtlMs } : {}),
       ...(config.storeTimeoutMs !== undefined ? { storeTimeoutMs: config.storeTimeoutMs } : {}),
+      ...(config.requestIdTtlMs !== undefined ? { requestIdTtlMs: config.requestIdTtlMs } : {}),
       ...(config.refundOnHandlerError !== undefined ? { refundOnHandlerError: config.refundOnHandlerError } : {}),
       ...(config.newPaymentRateLimit !== undefined ? { newPaymentRateLimit: config.newPaymentRateLimit } : {}),
       ...(config.cors !== undefined ? { cors: config.cors } : {}),

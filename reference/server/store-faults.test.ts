@@ -6,8 +6,8 @@ import { InjectedStoreOutage, StoreFaults, withStoreFaults } from './store-fault
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
-const deduction = (clientId: string): TransactionRecord => ({
-  id: '00000000-0000-4000-8000-000000000000', type: 'deduction', clientId, amount: 1, createdAt: new Date(0).toISOString(), resource: 'GET /x',
+const deduction = (clientId: string, amount = 1): TransactionRecord => ({
+  id: '00000000-0000-4000-8000-000000000000', type: 'deduction', clientId, currency: 'usd', amount, createdAt: new Date(0).toISOString(), resource: 'GET /x',
 });
 
 function setup(options: { recordTransactions?: boolean } = {}) {
@@ -19,44 +19,55 @@ function setup(options: { recordTransactions?: boolean } = {}) {
 describe('withStoreFaults', () => {
   it('fails the armed operation of one client only, and changes nothing', async () => {
     const { inner, faults, store } = setup();
-    await inner.addBalance(A, 100);
-    await inner.addBalance(B, 100);
+    await inner.addBalance(A, 'usd', 100);
+    await inner.addBalance(B, 'usd', 100);
     faults.arm({ clientId: A, operation: 'deductBalance', skip: 0 });
-    await expect(store.deductBalance(A, 10)).rejects.toBeInstanceOf(InjectedStoreOutage);
-    await expect(store.deductBalance(B, 10)).resolves.toBe(90);
-    await expect(store.getClient(A)).resolves.toMatchObject({ balance: 100 });
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10 })).rejects.toBeInstanceOf(InjectedStoreOutage);
+    await expect(store.deductBalance({ clientId: B, currency: 'usd', amount: 10 })).resolves.toEqual({ status: 'deducted', balance: 90 });
+    await expect(store.getClient(A)).resolves.toMatchObject({ balances: { usd: 100 } });
     expect(faults.list(A)).toEqual([{ clientId: A, operation: 'deductBalance', skip: 0, fired: 1 }]);
   });
 
   it('lets `skip` calls through, then fails `count` calls, then lets calls through again', async () => {
     const { inner, faults, store } = setup();
-    await inner.addBalance(A, 100);
+    await inner.addBalance(A, 'usd', 100);
     faults.arm({ clientId: A, operation: 'deductBalance', skip: 1, count: 2 });
-    await expect(store.deductBalance(A, 1)).resolves.toBe(99);
-    await expect(store.deductBalance(A, 1)).rejects.toThrow(/injected store outage/);
-    await expect(store.deductBalance(A, 1)).rejects.toThrow(/injected store outage/);
-    await expect(store.deductBalance(A, 1)).resolves.toBe(98);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1 })).resolves.toEqual({ status: 'deducted', balance: 99 });
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1 })).rejects.toThrow(/injected store outage/);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1 })).rejects.toThrow(/injected store outage/);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1 })).resolves.toEqual({ status: 'deducted', balance: 98 });
     expect(faults.list()[0]?.fired).toBe(2);
   });
 
   it('counts a deduction carrying its record and a top-up credit as writes of a transaction record', async () => {
     const { inner, faults, store } = setup();
-    await inner.addBalance(A, 100);
+    await inner.addBalance(A, 'usd', 100);
     faults.arm({ clientId: A, operation: 'recordTransaction', skip: 0 });
-    await expect(store.deductBalance(A, 1, deduction(A))).rejects.toThrow(InjectedStoreOutage);
-    await expect(store.creditTopUp({ clientId: A, amount: 5, paymentIntentId: 'pi_1' })).rejects.toThrow(InjectedStoreOutage);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1, record: deduction(A) })).rejects.toThrow(InjectedStoreOutage);
+    await expect(store.creditTopUp({ clientId: A, currency: 'usd', amount: 5, paymentIntentId: 'pi_1' })).rejects.toThrow(InjectedStoreOutage);
     await expect(store.recordTransaction?.(deduction(A))).rejects.toThrow(InjectedStoreOutage);
-    await expect(store.deductBalance(A, 1)).resolves.toBe(99);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 1 })).resolves.toEqual({ status: 'deducted', balance: 99 });
     await expect(inner.listTransactions?.(A)).resolves.toEqual([]);
   });
 
   it('fails every client operation with `any`, and none of another client', async () => {
     const { faults, store } = setup();
     faults.arm({ clientId: A, operation: 'any', skip: 0 });
-    for (const call of [() => store.getClient(A), () => store.ensureClient(A), () => store.addBalance(A, 1), () => store.listTransactions?.(A)]) {
+    for (const call of [() => store.getClient(A), () => store.ensureClient(A), () => store.addBalance(A, 'usd', 1), () => store.listTransactions?.(A)]) {
       await expect(call()).rejects.toThrow(InjectedStoreOutage);
     }
-    await expect(store.addBalance(B, 1)).resolves.toBe(1);
+    await expect(store.addBalance(B, 'usd', 1)).resolves.toBe(1);
+  });
+
+  it('with replyLost, applies the call and then fails it, as a reply lost after the store applied it (CR-8.12)', async () => {
+    const { inner, faults, store } = setup();
+    await inner.addBalance(A, 'usd', 100);
+    faults.arm({ clientId: A, operation: 'deductBalance', skip: 0, count: 1, replyLost: true });
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10, record: deduction(A, 10) })).rejects.toThrow(/injected store reply loss/);
+    await expect(inner.getClient(A)).resolves.toMatchObject({ balances: { usd: 90 } });
+    await expect(inner.listTransactions?.(A)).resolves.toHaveLength(1);
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10 })).resolves.toEqual({ status: 'deducted', balance: 80 });
+    expect(faults.list(A)).toEqual([{ clientId: A, operation: 'deductBalance', skip: 0, count: 1, replyLost: true, fired: 1 }]);
   });
 
   it('has the optional methods exactly when the store has them, and passes the others through', async () => {

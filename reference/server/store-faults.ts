@@ -1,5 +1,5 @@
 // Store-fault injection for conformance runs: faults armed per clientId, and a store wrapper that fails the matching calls.
-import type { Store, TopUpCredit, TransactionRecord } from '../stores/store.ts';
+import type { Deduction, Store, TopUpCredit } from '../stores/store.ts';
 
 /**
  * What a fault can name: a store operation of spec §11 that concerns one client, or `any` of them. `recordTransaction`
@@ -18,6 +18,8 @@ export interface StoreFaultSpec {
   skip: number;
   /** How many calls fail; absent: every matching call until the fault is removed. */
   count?: number;
+  /** The failing call first takes effect, then fails: a reply lost after the store applied it (CR-8.12). */
+  replyLost?: boolean;
 }
 
 /** A fault and how many calls it failed so far. */
@@ -64,8 +66,11 @@ export class StoreFaults {
     return removed;
   }
 
-  /** Called before a store call doing `operations` for `clientId`: throws {@link InjectedStoreOutage} when a fault fires. */
-  check(operations: readonly FaultOperation[], clientId: string): void {
+  /**
+   * Called before a store call doing `operations` for `clientId`: throws {@link InjectedStoreOutage} when a fault
+   * fires, or returns that outage when the fault loses the reply (the caller makes the call, then throws it).
+   */
+  check(operations: readonly FaultOperation[], clientId: string): InjectedStoreOutage | undefined {
     for (const fault of this.#faults) {
       if (fault.clientId !== clientId || (fault.operation !== 'any' && !operations.includes(fault.operation))) continue;
       if (fault.count !== undefined && fault.fired >= fault.count) continue;
@@ -74,25 +79,31 @@ export class StoreFaults {
         continue;
       }
       fault.fired++;
-      throw new InjectedStoreOutage(`injected store outage: ${operations[0]} for client ${clientId.slice(0, 12)}…`);
+      const outage = new InjectedStoreOutage(`injected store ${fault.replyLost ? 'reply loss' : 'outage'}: ${operations[0]} for client ${clientId.slice(0, 12)}…`);
+      if (fault.replyLost) return outage;
+      throw outage;
     }
+    return undefined;
   }
 }
 
 /**
  * `store` behind `faults`: each call concerning one client first asks `faults`, and rejects without touching the store
- * when a fault fires. Optional methods are present exactly when `store` has them; the others pass through unchanged.
+ * when a fault fires (or, for a fault that loses the reply, after the store applied the call). Optional methods are
+ * present exactly when `store` has them; the others pass through unchanged.
  */
 export function withStoreFaults(store: Store, faults: StoreFaults): Store {
   const logs = store.recordTransaction !== undefined;
   const guard = async <T>(operations: FaultOperation[], clientId: string, call: () => Promise<T>): Promise<T> => {
-    faults.check(operations, clientId);
-    return call();
+    const lostReply = faults.check(operations, clientId);
+    const result = await call();
+    if (lostReply) throw lostReply;
+    return result;
   };
   const wrapped: Store = {
-    deductBalance: (clientId: string, amount: number, record?: TransactionRecord) =>
-      guard(record !== undefined && logs ? ['deductBalance', 'recordTransaction'] : ['deductBalance'], clientId, () => store.deductBalance(clientId, amount, record)),
-    addBalance: (clientId: string, amount: number) => guard(['addBalance'], clientId, () => store.addBalance(clientId, amount)),
+    deductBalance: (deduction: Deduction) =>
+      guard(deduction.record !== undefined && logs ? ['deductBalance', 'recordTransaction'] : ['deductBalance'], deduction.clientId, () => store.deductBalance(deduction)),
+    addBalance: (clientId: string, currency: string, amount: number) => guard(['addBalance'], clientId, () => store.addBalance(clientId, currency, amount)),
     ensureClient: (clientId: string) => guard(['ensureClient'], clientId, () => store.ensureClient(clientId)),
     getClient: (clientId: string) => guard(['getClient'], clientId, () => store.getClient(clientId)),
     creditTopUp: (credit: TopUpCredit) =>

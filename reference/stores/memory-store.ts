@@ -1,11 +1,13 @@
 // In-process store: Maps in memory, atomic because no method awaits between its read and its write.
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionRequest, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import {
   addSaturating,
-  assertDeductionRecord,
+  assertCurrency,
+  assertDeduction,
   assertLockRequest,
   assertNoOverflow,
   assertNonEmptyString,
@@ -26,17 +28,28 @@ export interface MemoryStoreOptions {
   maxTransactionsPerClient?: number;
 }
 
-interface Credited { clientId: string; amount: number }
+/** A client as kept: balances per currency (a currency never held has no entry). */
+interface Client { balances: Map<Currency, number>; topUps: number; createdAt: string }
+/** A credited PaymentIntent: who got how much, in which currency. */
+interface Credited { clientId: string; currency: Currency; amount: number }
+/** A successful deduction kept under its request id until `expiresAt` (ms since the epoch). */
+interface KeptRequest { fingerprint: string; repeated: boolean; expiresAt: number }
+
+/** Kept request ids below which no sweep of expired ones runs. */
+const MIN_REQUEST_SWEEP = 1024;
 
 /**
  * A store held in this process's memory, for tests and single-process servers.
- * Nothing survives a restart and nothing is shared between processes.
+ * Nothing survives a restart and nothing is shared between processes. Kept request ids of idempotent
+ * deductions expire after their `ttlMs`: an expired one is dropped when looked up, and all expired ones are
+ * swept whenever the kept ids reach twice their number after the last sweep (at least 1024), so they never
+ * pass twice the most ids live at once.
  */
 export class MemoryStore implements Store {
   readonly recordTransaction?: (record: TransactionRecord) => Promise<void>;
   readonly listTransactions?: (clientId: string) => Promise<TransactionRecord[]>;
 
-  readonly #clients = new Map<string, ClientRecord>();
+  readonly #clients = new Map<string, Client>();
   readonly #credited = new Map<string, Credited>();
   /** PaymentIntent id → reversal key → units. */
   readonly #reversals = new Map<string, Map<string, number>>();
@@ -44,6 +57,10 @@ export class MemoryStore implements Store {
   readonly #locks = new Map<string, { token: string; expiresAt: number }>();
   readonly #maxTransactions: number;
   readonly #transactions = new Map<string, TransactionRecord[]>();
+  /** {@link requestKey} → the kept deduction. */
+  readonly #requests = new Map<string, KeptRequest>();
+  /** Kept request ids at which the next sweep of expired ones runs. */
+  #sweepAt = MIN_REQUEST_SWEEP;
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -65,26 +82,41 @@ export class MemoryStore implements Store {
     }
   }
 
-  async deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null> {
-    this.#assertOpen();
-    assertNonEmptyString(clientId, 'clientId');
-    assertSafeInteger(amount, 'amount', 0);
-    if (record !== undefined) assertDeductionRecord(record, clientId, amount);
-    const client = this.#clients.get(clientId);
-    if (client === undefined || client.balance < amount) return null;
-    client.balance -= amount;
-    if (record !== undefined && this.recordTransaction !== undefined) this.#append(copyTransaction(record));
-    return client.balance;
+  /** Request ids kept now, expired ones not swept yet included (diagnostics: the count stays bounded). */
+  get keptRequestIds(): number {
+    return this.#requests.size;
   }
 
-  async addBalance(clientId: string, amount: number): Promise<number> {
+  async deductBalance(deduction: Deduction): Promise<DeductionResult> {
+    this.#assertOpen();
+    assertDeduction(deduction);
+    const { clientId, currency, amount, record, request } = deduction;
+    const now = Date.now();
+    if (request !== undefined) {
+      const kept = this.#keptRequest(clientId, request.id, now);
+      if (kept !== undefined) {
+        if (kept.fingerprint !== request.fingerprint || kept.repeated) return { status: 'conflict' };
+        kept.repeated = true;
+        return { status: 'repeated', balance: this.#balanceOf(clientId, currency) };
+      }
+    }
+    const client = this.#clients.get(clientId);
+    const balance = client?.balances.get(currency) ?? 0;
+    if (client === undefined || balance < amount) return { status: 'insufficient' };
+    // Amount 0 from a currency never held leaves it absent.
+    if (amount > 0) client.balances.set(currency, balance - amount);
+    if (record !== undefined && this.recordTransaction !== undefined) this.#append(copyTransaction(record));
+    if (request !== undefined) this.#keepRequest(clientId, request, now);
+    return { status: 'deducted', balance: balance - amount };
+  }
+
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
+    assertCurrency(currency);
     assertSafeInteger(amount, 'amount', 1);
-    assertNoOverflow(this.#clients.get(clientId)?.balance ?? 0, amount);
-    const client = this.#ensure(clientId);
-    client.balance += amount;
-    return client.balance;
+    assertNoOverflow(this.#balanceOf(clientId, currency), amount);
+    return this.#add(this.#ensure(clientId), currency, amount);
   }
 
   async ensureClient(clientId: string): Promise<void> {
@@ -97,26 +129,27 @@ export class MemoryStore implements Store {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
     const client = this.#clients.get(clientId);
-    return client === undefined ? null : { ...client };
+    if (client === undefined) return null;
+    return { balances: Object.fromEntries(client.balances), topUps: client.topUps, createdAt: client.createdAt };
   }
 
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
     this.#assertOpen();
     assertTopUpCredit(credit);
-    const { clientId, amount, paymentIntentId } = credit;
+    const { clientId, currency, amount, paymentIntentId } = credit;
     if (this.#credited.has(paymentIntentId)) {
-      return { credited: false, balance: this.#clients.get(clientId)?.balance ?? 0 };
+      return { credited: false, balance: this.#balanceOf(clientId, currency) };
     }
     const net = amount - Math.min(amount, this.#reversedSum(paymentIntentId));
-    assertNoOverflow(this.#clients.get(clientId)?.balance ?? 0, net);
-    this.#credited.set(paymentIntentId, { clientId, amount });
+    assertNoOverflow(this.#balanceOf(clientId, currency), net);
+    this.#credited.set(paymentIntentId, { clientId, currency, amount });
     const client = this.#ensure(clientId);
-    client.balance += net;
+    const balance = this.#add(client, currency, net);
     client.topUps += 1;
     if (this.recordTransaction !== undefined) {
-      this.#append({ id: randomUUID(), type: 'topup', clientId, amount, createdAt: new Date().toISOString(), paymentIntentId });
+      this.#append({ id: randomUUID(), type: 'topup', clientId, currency, amount, createdAt: new Date().toISOString(), paymentIntentId });
     }
-    return { credited: true, balance: client.balance };
+    return { credited: true, balance };
   }
 
   async hasCredit(paymentIntentId: string): Promise<boolean> {
@@ -133,16 +166,22 @@ export class MemoryStore implements Store {
     const client = credited === undefined ? undefined : this.#clients.get(credited.clientId);
     const keys = this.#reversals.get(paymentIntentId) ?? new Map<string, number>();
     const previous = keys.get(key) ?? 0;
-    const unchanged = { changed: false, taken: 0, clientId: credited?.clientId ?? null, balance: client?.balance ?? null };
-    if (amount <= previous) return unchanged;
+    const current = (): TopUpReversalResult => ({
+      changed: false,
+      taken: 0,
+      clientId: credited?.clientId ?? null,
+      currency: credited?.currency ?? null,
+      balance: credited === undefined ? null : this.#balanceOf(credited.clientId, credited.currency),
+    });
+    if (amount <= previous) return current();
     const before = this.#reversedSum(paymentIntentId);
     const after = addSaturating(before, amount - previous);
     keys.set(key, amount);
     this.#reversals.set(paymentIntentId, keys);
-    if (credited === undefined || client === undefined) return { ...unchanged, changed: true };
+    if (credited === undefined || client === undefined) return { ...current(), changed: true };
     const taken = reversalTake(credited.amount, before, after);
-    client.balance -= taken;
-    return { changed: true, taken, clientId: credited.clientId, balance: client.balance };
+    if (taken > 0) client.balances.set(credited.currency, (client.balances.get(credited.currency) ?? 0) - taken);
+    return { ...current(), changed: true, taken };
   }
 
   async hasProcessedEvent(eventId: string): Promise<boolean> {
@@ -188,13 +227,43 @@ export class MemoryStore implements Store {
     return sum;
   }
 
-  #ensure(clientId: string): ClientRecord {
+  #ensure(clientId: string): Client {
     let client = this.#clients.get(clientId);
     if (client === undefined) {
-      client = { balance: 0, topUps: 0, createdAt: new Date().toISOString() };
+      client = { balances: new Map(), topUps: 0, createdAt: new Date().toISOString() };
       this.#clients.set(clientId, client);
     }
     return client;
+  }
+
+  /** The balance of `clientId` in `currency`; 0 for an unknown client or a currency never held. */
+  #balanceOf(clientId: string, currency: Currency): number {
+    return this.#clients.get(clientId)?.balances.get(currency) ?? 0;
+  }
+
+  /** Adds `amount` (overflow already checked) to the client's balance in `currency`; returns the new balance. */
+  #add(client: Client, currency: Currency, amount: number): number {
+    const balance = (client.balances.get(currency) ?? 0) + amount;
+    client.balances.set(currency, balance);
+    return balance;
+  }
+
+  /** The unexpired deduction kept under (client, request id); an expired one is dropped. */
+  #keptRequest(clientId: string, requestId: string, now: number): KeptRequest | undefined {
+    const key = requestKey(clientId, requestId);
+    const kept = this.#requests.get(key);
+    if (kept === undefined || kept.expiresAt > now) return kept;
+    this.#requests.delete(key);
+    return undefined;
+  }
+
+  /** Keeps a successful deduction under (client, request id), sweeping expired ones once their number has doubled. */
+  #keepRequest(clientId: string, request: DeductionRequest, now: number): void {
+    if (this.#requests.size >= this.#sweepAt) {
+      for (const [key, kept] of this.#requests) if (kept.expiresAt <= now) this.#requests.delete(key);
+      this.#sweepAt = Math.max(MIN_REQUEST_SWEEP, 2 * this.#requests.size);
+    }
+    this.#requests.set(requestKey(clientId, request.id), { fingerprint: request.fingerprint, repeated: false, expiresAt: now + request.ttlMs });
   }
 
   #append(record: TransactionRecord): void {
@@ -211,4 +280,9 @@ export class MemoryStore implements Store {
   #assertOpen(): void {
     if (this.#closed) throw closedError('MemoryStore');
   }
+}
+
+/** The map key of (client, request id): the client id's length first, so no two pairs share a key. */
+function requestKey(clientId: string, requestId: string): string {
+  return `${clientId.length}:${clientId}${requestId}`;
 }

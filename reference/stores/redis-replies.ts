@@ -1,9 +1,12 @@
-// Conversions between the Redis store's wire values and its records: exact integers, log entries, redacted URLs.
-import type { TransactionRecord } from './store.ts';
+// Conversions between the Redis store's wire values and its records: exact integers, validated replies, redacted URLs.
+import type { ClientRecord, Currency, DeductionResult, TopUpReversalResult, TransactionRecord } from './store.ts';
+import { assertCurrency } from './validate.ts';
 
 /** The field/value pairs of a log entry for a record. */
 export function recordFields(r: TransactionRecord): string[] {
-  const fields = ['id', r.id, 'type', r.type, 'client_id', r.clientId, 'amount', String(r.amount), 'created_at', r.createdAt];
+  const fields = [
+    'id', r.id, 'type', r.type, 'client_id', r.clientId, 'currency', r.currency, 'amount', String(r.amount), 'created_at', r.createdAt,
+  ];
   if (r.paymentIntentId !== undefined) fields.push('payment_intent_id', r.paymentIntentId);
   if (r.resource !== undefined) fields.push('resource', r.resource);
   return fields;
@@ -32,25 +35,95 @@ export function asArray(value: unknown, name: string): unknown[] {
   return value;
 }
 
-/** One XRANGE entry as a transaction record. */
-export function toTransaction(entry: unknown): TransactionRecord {
-  const fields = asArray(asArray(entry, 'XRANGE entry')[1], 'XRANGE fields');
+/** A reply that must be a currency code (a pinned legacy currency, a credited marker's currency). */
+export function toCurrency(value: unknown, name: string): Currency {
+  const text = toText(value, name);
+  assertCurrency(text, name);
+  return text;
+}
+
+/** A flat field/value array (HGETALL, stream entry fields) as a map. */
+function toFieldMap(value: unknown, name: string): Map<string, string> {
+  const fields = asArray(value, name);
+  if (fields.length % 2 !== 0) throw new TypeError(`unexpected Redis reply for ${name}: odd field count`);
   const map = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) map.set(toText(fields[i], 'field'), toText(fields[i + 1], 'value'));
+  for (let i = 0; i < fields.length; i += 2) map.set(toText(fields[i], `${name} field`), toText(fields[i + 1], `${name} value`));
+  return map;
+}
+
+/** A field that must be present and non-empty. */
+function required(map: Map<string, string>, field: string, name: string): string {
+  const value = map.get(field);
+  if (value === undefined || value === '') throw new TypeError(`${name} lacks ${field}`);
+  return value;
+}
+
+/**
+ * One XRANGE entry as a transaction record; an entry written before records had a currency reads as
+ * `legacyCurrency`.
+ */
+export function toTransaction(entry: unknown, legacyCurrency: Currency): TransactionRecord {
+  const map = toFieldMap(asArray(entry, 'XRANGE entry')[1], 'transaction');
   const type = map.get('type');
-  if (type !== 'topup' && type !== 'deduction') throw new TypeError(`unexpected transaction type ${type}`);
+  if (type !== 'topup' && type !== 'deduction') throw new TypeError(`unexpected transaction type ${String(type)}`);
   const record: TransactionRecord = {
-    id: map.get('id') ?? '',
+    id: required(map, 'id', 'transaction'),
     type,
-    clientId: map.get('client_id') ?? '',
-    amount: toSafeInteger(map.get('amount'), 'amount'),
-    createdAt: map.get('created_at') ?? '',
+    clientId: required(map, 'client_id', 'transaction'),
+    currency: map.has('currency') ? toCurrency(map.get('currency'), 'transaction currency') : legacyCurrency,
+    amount: toSafeInteger(map.get('amount'), 'transaction amount'),
+    createdAt: required(map, 'created_at', 'transaction'),
   };
   const paymentIntentId = map.get('payment_intent_id');
   const resource = map.get('resource');
   if (paymentIntentId !== undefined) record.paymentIntentId = paymentIntentId;
   if (resource !== undefined) record.resource = resource;
   return record;
+}
+
+/** A client hash (HGETALL pairs, migrated) as a record; null when empty (no such client). */
+export function toClientRecord(reply: unknown): ClientRecord | null {
+  const map = toFieldMap(reply, 'client');
+  if (map.size === 0) return null;
+  const balances: Record<Currency, number> = {};
+  for (const [field, value] of map) {
+    if (!field.startsWith('balance:')) continue;
+    balances[toCurrency(field.slice('balance:'.length), 'client balance currency')] = toSafeInteger(value, field);
+  }
+  return {
+    balances,
+    topUps: toSafeInteger(map.get('top_ups'), 'top_ups'),
+    createdAt: required(map, 'created_at', 'client'),
+  };
+}
+
+/** The DEDUCT script's reply. */
+export function toDeductionResult(reply: unknown): DeductionResult {
+  const [status, balance] = asArray(reply, 'deductBalance');
+  switch (toText(status, 'deductBalance status')) {
+    case 'deducted':
+      return { status: 'deducted', balance: toSafeInteger(balance, 'balance') };
+    case 'repeated':
+      return { status: 'repeated', balance: toSafeInteger(balance, 'balance') };
+    case 'insufficient':
+      return { status: 'insufficient' };
+    case 'conflict':
+      return { status: 'conflict' };
+    default:
+      throw new TypeError(`unexpected Redis reply for deductBalance: ${String(status)}`);
+  }
+}
+
+/** The REVERSE_TOP_UP script's reply. */
+export function toReversalResult(reply: unknown): TopUpReversalResult {
+  const [changed, taken, clientId, currency, balance] = asArray(reply, 'reverseTopUp').map((value) => toText(value, 'reverseTopUp'));
+  return {
+    changed: changed === '1',
+    taken: toSafeInteger(taken, 'taken'),
+    clientId: clientId || null,
+    currency: currency ? toCurrency(currency, 'credited currency') : null,
+    balance: balance ? toSafeInteger(balance, 'balance') : null,
+  };
 }
 
 /** The URL with its password masked, for error messages. */

@@ -1,98 +1,91 @@
 // Lua sources of the Redis store: each multi-step operation runs as one atomic server-side script.
-//
-// Exactness: stored values are Redis integers (64-bit). Arithmetic is done by HINCRBY on the
-// decimal strings passed in ARGV, never by Lua. Lua numbers are doubles, used only to compare
-// values that are at most 2^53 - 1 (the store never lets a balance pass it), which doubles hold
-// exactly. Scripts return balances as the stored decimal string, not as an integer reply, because
-// node-redis 5 decodes integer replies within 46 of 2^53 - 1 inexactly.
-
-const PRELUDE = `
-local MAX_SAFE = 9007199254740991
-local function ensure_client(key, now)
-  redis.call('HSETNX', key, 'balance', '0')
-  redis.call('HSETNX', key, 'top_ups', '0')
-  redis.call('HSETNX', key, 'created_at', now)
-end
-local function overflows(key, amount)
-  local balance = tonumber(redis.call('HGET', key, 'balance') or '0')
-  return balance > MAX_SAFE - tonumber(amount)
-end
--- Decimal text of an integer-valued double (exact below 2^53); HINCRBY needs text, not '1e+15'.
-local function int(n)
-  return string.format('%d', n)
-end
-local function overflow_error(amount)
-  return redis.error_reply('CREDIT402_OVERFLOW adding ' .. amount .. ' would exceed Number.MAX_SAFE_INTEGER')
-end
--- Appends one entry to a log stream, drops entries older than ttl seconds, and expires the key ttl
--- seconds after this append, so no log key outlives its newest entry by more than ttl.
-local function append_log(key, ttl, fields)
-  local now = redis.call('TIME')
-  local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-  local min_id = string.format('%d', now_ms - ttl * 1000)
-  redis.call('XADD', key, 'MINID', min_id, '*', unpack(fields))
-  redis.call('EXPIRE', key, ttl)
-end
-`;
+// Client hashes: `top_ups`, `created_at`, `balance:<currency>`; see redis-prelude.ts for exactness and migration.
+import { PRELUDE } from './redis-prelude.ts';
 
 /**
- * KEYS: client, and the client's log when a record is appended. ARGV: amount, then ttl seconds and the
- * record's field/value pairs when a record is appended. Returns the new balance, or nil when unknown or
- * insufficient (a negative balance is insufficient for every amount, 0 included).
+ * KEYS: client, client's log, and the kept-request key when the deduction has a request id.
+ * ARGV: currency, amount, legacy currency, log ttl seconds ('' when no record is appended), request ttl ms and
+ * fingerprint ('' when there is no request id), then the record's field/value pairs.
+ * The kept request is a string '<0 | 1 (repeated)><fingerprint>' that expires after the request ttl.
+ * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'conflict' }; a negative balance is
+ * insufficient for every amount, 0 included, and a currency never held is a balance of 0.
  */
 export const DEDUCT = `${PRELUDE}
-local balance = redis.call('HGET', KEYS[1], 'balance')
-if not balance or tonumber(balance) < tonumber(ARGV[1]) then return false end
-if KEYS[2] then
-  local fields = {}
-  for i = 3, #ARGV do fields[i - 2] = ARGV[i] end
-  append_log(KEYS[2], tonumber(ARGV[2]), fields)
+local client, currency, amount = KEYS[1], ARGV[1], ARGV[2]
+migrate(client, ARGV[3])
+if KEYS[3] then
+  local kept = redis.call('GET', KEYS[3])
+  if kept then
+    if string.sub(kept, 1, 1) ~= '0' or string.sub(kept, 2) ~= ARGV[6] then return { 'conflict' } end
+    redis.call('SETRANGE', KEYS[3], 0, '1')
+    return { 'repeated', balance_of(client, currency) }
+  end
 end
-if ARGV[1] == '0' then return balance end
-redis.call('HINCRBY', KEYS[1], 'balance', '-' .. ARGV[1])
-return redis.call('HGET', KEYS[1], 'balance')
+if redis.call('EXISTS', client) == 0 then return { 'insufficient' } end
+local balance = balance_of(client, currency)
+if tonumber(balance) < tonumber(amount) then return { 'insufficient' } end
+if ARGV[4] ~= '' then
+  local fields = {}
+  for i = 7, #ARGV do fields[i - 6] = ARGV[i] end
+  append_log(KEYS[2], tonumber(ARGV[4]), fields)
+end
+if amount ~= '0' then
+  redis.call('HINCRBY', client, balance_field(currency), '-' .. amount)
+  balance = balance_of(client, currency)
+end
+if KEYS[3] then redis.call('SET', KEYS[3], '0' .. ARGV[6], 'PX', ARGV[5]) end
+return { 'deducted', balance }
 `;
 
-/** KEYS: client. ARGV: amount, now. Returns the new balance. */
+/** KEYS: client. ARGV: currency, amount, now, legacy currency. Returns the new balance in that currency. */
 export const ADD = `${PRELUDE}
-if overflows(KEYS[1], ARGV[1]) then return overflow_error(ARGV[1]) end
-ensure_client(KEYS[1], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'balance', ARGV[1])
-return redis.call('HGET', KEYS[1], 'balance')
+local client, currency, amount = KEYS[1], ARGV[1], ARGV[2]
+migrate(client, ARGV[4])
+if overflows(client, currency, amount) then return overflow_error(amount) end
+ensure_client(client, ARGV[3])
+redis.call('HINCRBY', client, balance_field(currency), amount)
+return balance_of(client, currency)
 `;
 
-/** KEYS: client. ARGV: now. */
+/** KEYS: client. ARGV: now, legacy currency. */
 export const ENSURE = `${PRELUDE}
+migrate(KEYS[1], ARGV[2])
 ensure_client(KEYS[1], ARGV[1])
 return false
 `;
 
+/** KEYS: client. ARGV: legacy currency. Returns the client hash as field/value pairs (empty when unknown). */
+export const GET_CLIENT = `${PRELUDE}
+migrate(KEYS[1], ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`;
+
 /**
  * KEYS: client, credited-PaymentIntent marker, client's log, the PaymentIntent's reversals hash.
- * ARGV: amount, now, ttl seconds, record ('1' or '0'), transaction id, PaymentIntent id, client id.
- * The marker's value is '<amount> <client id>', read back by REVERSE_TOP_UP.
- * Returns { '1' | '0' (credited), balance }.
+ * ARGV: currency, amount, now, ttl seconds, record ('1' or '0'), transaction id, PaymentIntent id, client id,
+ * legacy currency. The marker is a hash { client, currency, amount }, read back by REVERSE_TOP_UP (a hash, not
+ * the older '<amount> <client id>' string: code from before balances had a currency fails on it with WRONGTYPE
+ * instead of misreading a currency as part of the client id).
+ * Returns { '1' | '0' (credited), balance in the currency }.
  */
 export const CREDIT_TOP_UP = `${PRELUDE}
-local amount, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
-if not redis.call('SET', KEYS[2], amount .. ' ' .. ARGV[7], 'NX', 'EX', ttl) then
-  return { '0', redis.call('HGET', KEYS[1], 'balance') or '0' }
-end
+local client, currency, amount, now, ttl = KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+migrate(client, ARGV[9])
+if redis.call('EXISTS', KEYS[2]) == 1 then return { '0', balance_of(client, currency) } end
 local reversed = tonumber(redis.call('HGET', KEYS[4], 'total') or '0')
 local net = amount
 if reversed > 0 then net = int(tonumber(amount) - math.min(tonumber(amount), reversed)) end
-if overflows(KEYS[1], net) then
-  redis.call('DEL', KEYS[2])
-  return overflow_error(amount)
+if overflows(client, currency, net) then return overflow_error(amount) end
+redis.call('HSET', KEYS[2], 'client', ARGV[8], 'currency', currency, 'amount', amount)
+redis.call('EXPIRE', KEYS[2], ttl)
+ensure_client(client, now)
+redis.call('HINCRBY', client, balance_field(currency), net)
+redis.call('HINCRBY', client, 'top_ups', 1)
+if ARGV[5] == '1' then
+  append_log(KEYS[3], ttl, { 'id', ARGV[6], 'type', 'topup', 'client_id', ARGV[8], 'currency', currency,
+    'amount', amount, 'created_at', now, 'payment_intent_id', ARGV[7] })
 end
-ensure_client(KEYS[1], now)
-redis.call('HINCRBY', KEYS[1], 'balance', net)
-redis.call('HINCRBY', KEYS[1], 'top_ups', 1)
-if ARGV[4] == '1' then
-  append_log(KEYS[3], ttl, { 'id', ARGV[5], 'type', 'topup', 'client_id', ARGV[7], 'amount', amount,
-    'created_at', now, 'payment_intent_id', ARGV[6] })
-end
-return { '1', redis.call('HGET', KEYS[1], 'balance') }
+return { '1', balance_of(client, currency) }
 `;
 
 /** KEYS: client's log. ARGV: ttl seconds, then the entry's field/value pairs. */
@@ -105,35 +98,52 @@ return false
 
 /**
  * KEYS: the PaymentIntent's reversals hash, its credited marker. ARGV: reversal key, amount, ttl seconds,
- * key prefix (the credited client's hash is '<prefix>client:<id>', named by the marker). The hash holds
- * 'k:<reversal key>' = units and 'total' = their sum (saturating at 2^53 - 1).
- * Returns { '1' | '0' (changed), taken, client id or '', balance or '' }.
+ * key prefix (the credited client's hash is '<prefix>client:<id>', named by the marker), legacy currency.
+ * The reversals hash holds 'k:<reversal key>' = units and 'total' = their sum (saturating at 2^53 - 1).
+ * A marker written before balances had a currency is a string, '<amount> <client id>' or (older, no cap)
+ * '<client id>', and names the legacy currency.
+ * Returns { '1' | '0' (changed), taken, client id or '', currency or '', balance or '' }.
  */
 export const REVERSE_TOP_UP = `${PRELUDE}
-local field, amount, ttl, prefix = 'k:' .. ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
-local marker = redis.call('GET', KEYS[2])
-local units, client = nil, ''
-if marker then
+local field, amount, ttl, prefix, legacy = 'k:' .. ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local kind = redis.call('TYPE', KEYS[2]).ok
+local units, client, currency = nil, '', ''
+if kind == 'hash' then
+  local marker = redis.call('HMGET', KEYS[2], 'client', 'currency', 'amount')
+  if not marker[1] or not marker[2] or not tonumber(marker[3]) then
+    return redis.error_reply('CREDIT402_MARKER ' .. KEYS[2] .. ' lacks its client, currency or amount')
+  end
+  client, currency, units = marker[1], marker[2], tonumber(marker[3])
+elseif kind == 'string' then
+  local marker = redis.call('GET', KEYS[2])
   local space = string.find(marker, ' ', 1, true)
-  -- A marker written before reversals existed holds only the client id: its amount is unknown (no cap).
   if space then units, client = tonumber(string.sub(marker, 1, space - 1)), string.sub(marker, space + 1)
   else client = marker end
+  currency = legacy
 end
+local key = prefix .. 'client:' .. client
+if client ~= '' then migrate(key, legacy) end
 local function balance()
   if client == '' then return '' end
-  return redis.call('HGET', prefix .. 'client:' .. client, 'balance') or '0'
+  return balance_of(key, currency)
 end
 local previous = tonumber(redis.call('HGET', KEYS[1], field) or '0')
-if amount <= previous then return { '0', '0', client, balance() } end
+if amount <= previous then return { '0', '0', client, currency, balance() } end
 local before = tonumber(redis.call('HGET', KEYS[1], 'total') or '0')
 local after = math.min(MAX_SAFE, before + amount - previous)
 redis.call('HSET', KEYS[1], field, ARGV[2], 'total', int(after))
 redis.call('EXPIRE', KEYS[1], ttl)
-if not marker then return { '1', '0', '', '' } end
+if client == '' then return { '1', '0', '', '', '' } end
 local taken = after - before
 if units then taken = math.min(units, after) - math.min(units, before) end
-if taken > 0 then redis.call('HINCRBY', prefix .. 'client:' .. client, 'balance', int(-taken)) end
-return { '1', int(taken), client, balance() }
+if taken > 0 then redis.call('HINCRBY', key, balance_field(currency), int(-taken)) end
+return { '1', int(taken), client, currency, balance() }
+`;
+
+/** KEYS: the prefix's legacy-currency key. ARGV: the configured legacy currency. Pins it unless pinned; returns the pinned one. */
+export const PIN_LEGACY_CURRENCY = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
 `;
 
 /** KEYS: lock. ARGV: token. Deletes the lock only when it holds `token`; returns 1 when deleted. */

@@ -2,13 +2,22 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import type {
-  ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
 } from './store.ts';
+import { RedisKeys } from './redis-keys.ts';
 import { LuaScript, type RedisCommandClient } from './redis-lua.ts';
-import { ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP } from './redis-scripts.ts';
-import { asArray, recordFields, redact, toSafeInteger, toText, toTransaction } from './redis-replies.ts';
+import { redisSettings, type RedisStoreOptions } from './redis-options.ts';
 import {
-  assertDeductionRecord,
+  ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
+} from './redis-scripts.ts';
+import {
+  asArray, recordFields, redact, toClientRecord, toCurrency, toDeductionResult, toReversalResult, toSafeInteger, toText,
+  toTransaction,
+} from './redis-replies.ts';
+import {
+  assertCurrency,
+  assertDeduction,
   assertLockRequest,
   assertNonEmptyString,
   assertSafeInteger,
@@ -19,42 +28,34 @@ import {
 } from './validate.ts';
 
 export type { RedisCommandClient } from './redis-lua.ts';
-
-/** Options of {@link RedisStore}. */
-export interface RedisStoreOptions {
-  /** Server URL for {@link RedisStore.connect}; default `process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'`. */
-  url?: string;
-  /** An existing connected node-redis client (default type mapping); the store never closes it. */
-  client?: RedisCommandClient;
-  /** Prefix of every key the store writes; default `'credit402:'`. */
-  keyPrefix?: string;
-  /** Lifetime of transaction-log entries, credited-PaymentIntent markers and reversals; default 90 days. */
-  transactionTtlSeconds?: number;
-  /** Lifetime of processed webhook event ids; default 30 days (Stripe retries for 3). */
-  eventTtlSeconds?: number;
-  /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
-  recordTransactions?: boolean;
-}
+export type { RedisStoreOptions } from './redis-options.ts';
 
 const SCRIPTS = {
   deduct: new LuaScript(DEDUCT),
   add: new LuaScript(ADD),
   ensure: new LuaScript(ENSURE),
+  getClient: new LuaScript(GET_CLIENT),
   creditTopUp: new LuaScript(CREDIT_TOP_UP),
   recordTransaction: new LuaScript(RECORD_TRANSACTION),
   reverseTopUp: new LuaScript(REVERSE_TOP_UP),
+  pinLegacyCurrency: new LuaScript(PIN_LEGACY_CURRENCY),
   releaseLock: new LuaScript(RELEASE_LOCK),
 };
-const DEFAULT_TTL_SECONDS = 90 * 24 * 60 * 60;
-const DEFAULT_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
 const CONNECT_RETRIES = 5;
 
 /**
  * A store in Redis (a single server or a primary; not Cluster, since a top-up touches keys in
- * several slots). Keys: `<prefix>client:<id>` (hash: balance, top_ups, created_at; kept forever);
- * `<prefix>credited:<paymentIntentId>`, `<prefix>reversals:<paymentIntentId>` (hash) and
- * `<prefix>transactions:<id>` (a stream), which expire after `transactionTtlSeconds`;
- * `<prefix>event:<id>` (after `eventTtlSeconds`) and `<prefix>lock:<name>` (after the lease).
+ * several slots). Keys (see {@link RedisKeys}): `<prefix>client:<id>` (hash: `balance:<currency>` per currency
+ * held, `top_ups`, `created_at`; kept forever); `<prefix>credited:<paymentIntentId>` (hash: client, currency,
+ * amount), `<prefix>reversals:<paymentIntentId>` (hash) and `<prefix>transactions:<id>` (a stream), which expire
+ * after `transactionTtlSeconds`; `<prefix>request:…` (a kept idempotent deduction, after its `ttlMs`);
+ * `<prefix>event:<id>` (after `eventTtlSeconds`), `<prefix>lock:<name>` (after the lease) and
+ * `<prefix>legacy-currency` (kept forever).
+ *
+ * Data written before balances had a currency is migrated lazily, never by a scan: every script that touches a
+ * client hash first moves its old `balance` field to the legacy currency, in the same atomic script (see
+ * redis-prelude.ts); credited markers and log entries without a currency read as the legacy currency. The legacy
+ * currency is pinned per prefix by the first store that needs it (`legacyCurrency`, default `usd`).
  */
 export class RedisStore implements Store {
   readonly recordTransaction?: (record: TransactionRecord) => Promise<void>;
@@ -62,55 +63,61 @@ export class RedisStore implements Store {
   readonly creditRetentionMs: number;
 
   readonly #client: RedisCommandClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #ttl: string;
   readonly #eventTtl: string;
   readonly #record: boolean;
+  readonly #configuredLegacy: Currency;
+  #legacy: Promise<Currency> | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
   #closed = false;
 
-  /** Wraps a connected client; use {@link RedisStore.connect} to have the store open (and own) one. */
+  /**
+   * Wraps a connected client; use {@link RedisStore.connect} to have the store open (and own) one. Throws a
+   * TypeError or RangeError for an invalid option (e.g. a `legacyCurrency` that is not three lowercase letters).
+   */
   constructor(options: RedisStoreOptions) {
     if (options?.client === undefined) {
       throw new TypeError('RedisStore needs a connected client; RedisStore.connect(options) creates one');
     }
-    const ttl = options.transactionTtlSeconds ?? DEFAULT_TTL_SECONDS;
-    assertSafeInteger(ttl, 'transactionTtlSeconds', 1);
-    const eventTtl = options.eventTtlSeconds ?? DEFAULT_EVENT_TTL_SECONDS;
-    assertSafeInteger(eventTtl, 'eventTtlSeconds', 1);
-    const prefix = options.keyPrefix ?? 'credit402:';
-    if (typeof prefix !== 'string') throw new TypeError('keyPrefix must be a string');
+    const settings = redisSettings(options);
     this.#client = options.client;
-    this.#prefix = prefix;
-    this.#ttl = String(ttl);
-    this.#eventTtl = String(eventTtl);
-    this.creditRetentionMs = ttl * 1000;
-    this.#record = options.recordTransactions ?? true;
+    this.#keys = new RedisKeys(settings.prefix);
+    this.#ttl = String(settings.ttlSeconds);
+    this.#eventTtl = String(settings.eventTtlSeconds);
+    this.creditRetentionMs = settings.ttlSeconds * 1000;
+    this.#record = settings.record;
+    this.#configuredLegacy = settings.legacyCurrency;
 
     if (this.#record) {
       this.recordTransaction = async (r) => {
         this.#assertOpen();
         assertTransactionRecord(r);
-        await this.#run(SCRIPTS.recordTransaction, [this.#logKey(r.clientId)], [this.#ttl, ...recordFields(r)]);
+        await this.#run(SCRIPTS.recordTransaction, [this.#keys.log(r.clientId)], [this.#ttl, ...recordFields(r)]);
       };
       this.listTransactions = async (clientId) => {
         this.#assertOpen();
         assertNonEmptyString(clientId, 'clientId');
-        const reply = await this.#client.sendCommand(['XRANGE', this.#logKey(clientId), '-', '+']);
-        return asArray(reply, 'XRANGE').map(toTransaction);
+        const legacy = await this.#legacyCurrency();
+        const reply = await this.#client.sendCommand(['XRANGE', this.#keys.log(clientId), '-', '+']);
+        return asArray(reply, 'XRANGE').map((entry) => toTransaction(entry, legacy));
       };
     }
   }
 
   /**
-   * Creates a client for `options.url` (unless `options.client` is given), connects it, loads the
-   * scripts, and returns a store that closes that client in {@link close}. Rejects with a message
-   * naming the server when it cannot connect after a few retries.
+   * Validates the options, creates a client for `options.url` (unless `options.client` is given), connects it,
+   * loads the scripts, pins the prefix's legacy currency, and returns a store that closes that client in
+   * {@link close}. Rejects with a TypeError or RangeError for an invalid option, before connecting, and with a
+   * message naming the server when it cannot connect after a few retries; with a TypeError when the prefix's
+   * pinned legacy currency (`<prefix>legacy-currency`) is not a currency code.
    */
   static async connect(options: RedisStoreOptions = {}): Promise<RedisStore> {
+    redisSettings(options);
     if (options.client !== undefined) {
       const store = new RedisStore(options);
       await Promise.all(Object.values(SCRIPTS).map((s) => s.load(store.#client)));
+      await store.#legacyCurrency();
       return store;
     }
     const url = options.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -137,56 +144,66 @@ export class RedisStore implements Store {
       throw new Error(`RedisStore: cannot connect to ${redact(url)}: ${reason}`, { cause: error });
     }
     const store = new RedisStore({ ...options, client });
+    try {
+      await store.#legacyCurrency();
+    } catch (error) {
+      client.destroy();
+      throw error;
+    }
     store.#ownedClient = client;
     return store;
   }
 
-  async deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null> {
+  async deductBalance(deduction: Deduction): Promise<DeductionResult> {
     this.#assertOpen();
-    assertNonEmptyString(clientId, 'clientId');
-    assertSafeInteger(amount, 'amount', 0);
-    if (record !== undefined) assertDeductionRecord(record, clientId, amount);
-    const reply = record !== undefined && this.#record
-      ? await this.#run(SCRIPTS.deduct, [this.#clientKey(clientId), this.#logKey(clientId)], [String(amount), this.#ttl, ...recordFields(record)])
-      : await this.#run(SCRIPTS.deduct, [this.#clientKey(clientId)], [String(amount)]);
-    return reply === null ? null : toSafeInteger(reply, 'balance');
+    assertDeduction(deduction);
+    const { clientId, currency, amount, record, request } = deduction;
+    const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
+    const args = [currency, String(amount), await this.#legacyCurrency()];
+    args.push(record !== undefined && this.#record ? this.#ttl : '');
+    if (request !== undefined) {
+      keys.push(this.#keys.request(clientId, request.id));
+      args.push(String(request.ttlMs), request.fingerprint);
+    } else {
+      args.push('', '');
+    }
+    if (record !== undefined && this.#record) args.push(...recordFields(record));
+    return toDeductionResult(await this.#run(SCRIPTS.deduct, keys, args));
   }
 
-  async addBalance(clientId: string, amount: number): Promise<number> {
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
+    assertCurrency(currency);
     assertSafeInteger(amount, 'amount', 1);
-    const reply = await this.#run(SCRIPTS.add, [this.#clientKey(clientId)], [String(amount), new Date().toISOString()]);
+    const legacy = await this.#legacyCurrency();
+    const reply = await this.#run(SCRIPTS.add, [this.#keys.client(clientId)], [currency, String(amount), new Date().toISOString(), legacy]);
     return toSafeInteger(reply, 'balance');
   }
 
   async ensureClient(clientId: string): Promise<void> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    await this.#run(SCRIPTS.ensure, [this.#clientKey(clientId)], [new Date().toISOString()]);
+    const legacy = await this.#legacyCurrency();
+    await this.#run(SCRIPTS.ensure, [this.#keys.client(clientId)], [new Date().toISOString(), legacy]);
   }
 
   async getClient(clientId: string): Promise<ClientRecord | null> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    const reply = await this.#client.sendCommand(['HMGET', this.#clientKey(clientId), 'balance', 'top_ups', 'created_at']);
-    const [balance, topUps, createdAt] = asArray(reply, 'HMGET');
-    if (balance === null || balance === undefined) return null;
-    return {
-      balance: toSafeInteger(balance, 'balance'),
-      topUps: toSafeInteger(topUps, 'top_ups'),
-      createdAt: toText(createdAt, 'created_at'),
-    };
+    const legacy = await this.#legacyCurrency();
+    return toClientRecord(await this.#run(SCRIPTS.getClient, [this.#keys.client(clientId)], [legacy]));
   }
 
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
     this.#assertOpen();
     assertTopUpCredit(credit);
-    const { clientId, amount, paymentIntentId } = credit;
+    const { clientId, currency, amount, paymentIntentId } = credit;
+    const legacy = await this.#legacyCurrency();
     const reply = await this.#run(
       SCRIPTS.creditTopUp,
-      [this.#clientKey(clientId), this.#creditedKey(paymentIntentId), this.#logKey(clientId), this.#reversalsKey(paymentIntentId)],
-      [String(amount), new Date().toISOString(), this.#ttl, this.#record ? '1' : '0', randomUUID(), paymentIntentId, clientId],
+      [this.#keys.client(clientId), this.#keys.credited(paymentIntentId), this.#keys.log(clientId), this.#keys.reversals(paymentIntentId)],
+      [currency, String(amount), new Date().toISOString(), this.#ttl, this.#record ? '1' : '0', randomUUID(), paymentIntentId, clientId, legacy],
     );
     const [credited, balance] = asArray(reply, 'creditTopUp');
     return { credited: toText(credited, 'credited') === '1', balance: toSafeInteger(balance, 'balance') };
@@ -195,44 +212,39 @@ export class RedisStore implements Store {
   async hasCredit(paymentIntentId: string): Promise<boolean> {
     this.#assertOpen();
     assertNonEmptyString(paymentIntentId, 'paymentIntentId');
-    return (await this.#client.sendCommand(['EXISTS', this.#creditedKey(paymentIntentId)])) === 1;
+    return (await this.#client.sendCommand(['EXISTS', this.#keys.credited(paymentIntentId)])) === 1;
   }
 
   async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
     this.#assertOpen();
     assertTopUpReversal(reversal);
     const { paymentIntentId, key, amount } = reversal;
+    const legacy = await this.#legacyCurrency();
     const reply = await this.#run(
       SCRIPTS.reverseTopUp,
-      [this.#reversalsKey(paymentIntentId), this.#creditedKey(paymentIntentId)],
-      [key, String(amount), this.#ttl, this.#prefix],
+      [this.#keys.reversals(paymentIntentId), this.#keys.credited(paymentIntentId)],
+      [key, String(amount), this.#ttl, this.#keys.prefix, legacy],
     );
-    const [changed, taken, clientId, balance] = asArray(reply, 'reverseTopUp').map((value) => toText(value, 'reverseTopUp'));
-    return {
-      changed: changed === '1',
-      taken: toSafeInteger(taken, 'taken'),
-      clientId: clientId || null,
-      balance: balance ? toSafeInteger(balance, 'balance') : null,
-    };
+    return toReversalResult(reply);
   }
 
   async hasProcessedEvent(eventId: string): Promise<boolean> {
     this.#assertOpen();
     assertNonEmptyString(eventId, 'eventId');
-    return (await this.#client.sendCommand(['EXISTS', `${this.#prefix}event:${eventId}`])) === 1;
+    return (await this.#client.sendCommand(['EXISTS', this.#keys.event(eventId)])) === 1;
   }
 
   async markEventProcessed(eventId: string): Promise<void> {
     this.#assertOpen();
     assertNonEmptyString(eventId, 'eventId');
-    await this.#client.sendCommand(['SET', `${this.#prefix}event:${eventId}`, '1', 'EX', this.#eventTtl]);
+    await this.#client.sendCommand(['SET', this.#keys.event(eventId), '1', 'EX', this.#eventTtl]);
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     this.#assertOpen();
     assertLockRequest(name, ttlMs);
     const token = randomUUID();
-    const reply = await this.#client.sendCommand(['SET', this.#lockKey(name), token, 'NX', 'PX', String(ttlMs)]);
+    const reply = await this.#client.sendCommand(['SET', this.#keys.lock(name), token, 'NX', 'PX', String(ttlMs)]);
     return reply === null ? null : token;
   }
 
@@ -240,7 +252,7 @@ export class RedisStore implements Store {
     this.#assertOpen();
     assertNonEmptyString(name, 'name');
     assertNonEmptyString(token, 'token');
-    return (await this.#run(SCRIPTS.releaseLock, [this.#lockKey(name)], [token])) === 1;
+    return (await this.#run(SCRIPTS.releaseLock, [this.#keys.lock(name)], [token])) === 1;
   }
 
   /** Closes the client when the store created it ({@link RedisStore.connect} without `client`). */
@@ -252,24 +264,20 @@ export class RedisStore implements Store {
     await owned?.close();
   }
 
-  #clientKey(clientId: string): string {
-    return `${this.#prefix}client:${clientId}`;
-  }
-
-  #logKey(clientId: string): string {
-    return `${this.#prefix}transactions:${clientId}`;
-  }
-
-  #creditedKey(paymentIntentId: string): string {
-    return `${this.#prefix}credited:${paymentIntentId}`;
-  }
-
-  #reversalsKey(paymentIntentId: string): string {
-    return `${this.#prefix}reversals:${paymentIntentId}`;
-  }
-
-  #lockKey(name: string): string {
-    return `${this.#prefix}lock:${name}`;
+  /**
+   * The prefix's pinned legacy currency: pinned to `legacyCurrency` by the first store that asks, read back
+   * by every other. Asked once per store ({@link connect} asks at once); a failed ask is retried next time.
+   */
+  #legacyCurrency(): Promise<Currency> {
+    if (this.#legacy === undefined) {
+      const key = this.#keys.legacyCurrency();
+      const pending = this.#run(SCRIPTS.pinLegacyCurrency, [key], [this.#configuredLegacy]).then((reply) => toCurrency(reply, key));
+      pending.catch(() => {
+        if (this.#legacy === pending) this.#legacy = undefined;
+      });
+      this.#legacy = pending;
+    }
+    return this.#legacy;
   }
 
   async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {

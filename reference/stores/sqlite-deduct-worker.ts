@@ -2,10 +2,11 @@
 import { createInterface } from 'node:readline';
 import { SqliteStore } from './sqlite-store.ts';
 
-const [path, clientId, count] = process.argv.slice(2);
+const [path, clientId, count, currency = 'usd'] = process.argv.slice(2);
 if (path === undefined || clientId === undefined || count === undefined) {
-  throw new TypeError('usage: sqlite-deduct-worker.ts <path> <clientId> <count>');
+  throw new TypeError('usage: sqlite-deduct-worker.ts <path> <clientId> <count> [currency]');
 }
+// Opening may migrate the tables: workers started together on an old file also test that migration is safe.
 const store = new SqliteStore({ path, busyTimeoutMs: 10_000 });
 process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
@@ -13,7 +14,7 @@ for await (const line of lines) {
   if (line !== 'go') continue;
   let successes = 0;
   for (let i = 0; i < Number(count); i++) {
-    if ((await store.deductBalance(clientId, 1)) !== null) successes++;
+    if ((await store.deductBalance({ clientId, currency, amount: 1 })).status === 'deducted') successes++;
   }
   await store.close();
   process.stdout.write(`${successes}\n`);

@@ -1,18 +1,28 @@
-// DDL of the SQLite store: 64-bit INTEGER columns in STRICT tables, created when missing.
+// DDL of the SQLite store (64-bit INTEGER columns, STRICT tables) and its versioned, in-place migration at open.
 import type Database from 'better-sqlite3';
 
 /** Table names for one prefix. */
 export interface SqliteTables {
+  /** One row per prefix: the schema version of this prefix's tables. */
+  schemaVersion: string;
   clients: string;
+  /** Balance per (client, currency) (schema 2). */
+  balances: string;
   creditedPaymentIntents: string;
   transactions: string;
   reversals: string;
   processedEvents: string;
   locks: string;
+  /** Kept deductions per (client, request id), for idempotent deductions (schema 2). */
+  deductionRequests: string;
 }
+
+/** The schema this code reads and writes: 2 = balances per currency and kept request ids (schema 1 had one balance per client). */
+export const SQLITE_SCHEMA_VERSION = 2;
 
 const PREFIX_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX = '9007199254740991';
+const CURRENCY_CHECK = "CHECK (currency GLOB '[a-z][a-z][a-z]')";
 
 /** Table names for `prefix`; throws a TypeError when the prefix is not a plain SQL identifier. */
 export function sqliteTables(prefix: string): SqliteTables {
@@ -20,31 +30,58 @@ export function sqliteTables(prefix: string): SqliteTables {
     throw new TypeError(`tablePrefix must match ${PREFIX_PATTERN}, got ${JSON.stringify(prefix)}`);
   }
   return {
+    schemaVersion: `${prefix}schema_version`,
     clients: `${prefix}clients`,
+    balances: `${prefix}balances`,
     creditedPaymentIntents: `${prefix}credited_payment_intents`,
     transactions: `${prefix}transactions`,
     reversals: `${prefix}reversals`,
     processedEvents: `${prefix}processed_events`,
     locks: `${prefix}locks`,
+    deductionRequests: `${prefix}deduction_requests`,
   };
 }
 
-/** `CREATE … IF NOT EXISTS` statements for the tables. SQLite INTEGER is a signed 64-bit value. */
+/** Tables that schema 2 adds, and that the migration from schema 1 creates as they are. */
+function addedInVersion2(t: SqliteTables): string {
+  return `
+    CREATE TABLE ${t.schemaVersion} (
+      version INTEGER NOT NULL PRIMARY KEY
+    ) STRICT;
+    CREATE TABLE ${t.balances} (
+      client_id TEXT    NOT NULL,
+      currency  TEXT    NOT NULL ${CURRENCY_CHECK},
+      balance   INTEGER NOT NULL CHECK (balance BETWEEN -${MAX} AND ${MAX}),
+      PRIMARY KEY (client_id, currency)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE ${t.deductionRequests} (
+      client_id   TEXT    NOT NULL,
+      request_id  TEXT    NOT NULL,
+      fingerprint TEXT    NOT NULL,
+      repeated    INTEGER NOT NULL CHECK (repeated IN (0, 1)),
+      expires_at  INTEGER NOT NULL,
+      PRIMARY KEY (client_id, request_id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX ${t.deductionRequests}_by_expiry ON ${t.deductionRequests} (expires_at);
+  `;
+}
+
+/** Schema 2 from scratch. SQLite INTEGER is a signed 64-bit value. */
 export function sqliteSchema(t: SqliteTables): string {
   return `
-    CREATE TABLE IF NOT EXISTS ${t.clients} (
+    CREATE TABLE ${t.clients} (
       client_id  TEXT    NOT NULL PRIMARY KEY,
-      balance    INTEGER NOT NULL CHECK (balance BETWEEN -${MAX} AND ${MAX}),
       top_ups    INTEGER NOT NULL CHECK (top_ups BETWEEN 0 AND ${MAX}),
       created_at TEXT    NOT NULL
     ) STRICT;
-    CREATE TABLE IF NOT EXISTS ${t.creditedPaymentIntents} (
+    CREATE TABLE ${t.creditedPaymentIntents} (
       payment_intent_id TEXT    NOT NULL PRIMARY KEY,
       client_id         TEXT    NOT NULL,
       amount            INTEGER NOT NULL,
-      credited_at       TEXT    NOT NULL
+      credited_at       TEXT    NOT NULL,
+      currency          TEXT    NOT NULL ${CURRENCY_CHECK}
     ) STRICT, WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS ${t.transactions} (
+    CREATE TABLE ${t.transactions} (
       seq               INTEGER NOT NULL PRIMARY KEY,
       id                TEXT    NOT NULL,
       type              TEXT    NOT NULL CHECK (type IN ('topup', 'deduction')),
@@ -52,29 +89,102 @@ export function sqliteSchema(t: SqliteTables): string {
       amount            INTEGER NOT NULL CHECK (amount >= 0),
       created_at        TEXT    NOT NULL,
       payment_intent_id TEXT,
-      resource          TEXT
+      resource          TEXT,
+      currency          TEXT    NOT NULL ${CURRENCY_CHECK}
     ) STRICT;
-    CREATE INDEX IF NOT EXISTS ${t.transactions}_by_client ON ${t.transactions} (client_id, seq);
-    CREATE TABLE IF NOT EXISTS ${t.reversals} (
+    CREATE INDEX ${t.transactions}_by_client ON ${t.transactions} (client_id, seq);
+    CREATE TABLE ${t.reversals} (
       payment_intent_id TEXT    NOT NULL,
       reversal_key      TEXT    NOT NULL,
       amount            INTEGER NOT NULL CHECK (amount BETWEEN 1 AND ${MAX}),
       updated_at        TEXT    NOT NULL,
       PRIMARY KEY (payment_intent_id, reversal_key)
     ) STRICT, WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS ${t.processedEvents} (
+    CREATE TABLE ${t.processedEvents} (
       event_id     TEXT NOT NULL PRIMARY KEY,
       processed_at TEXT NOT NULL
     ) STRICT, WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS ${t.locks} (
+    CREATE TABLE ${t.locks} (
       name       TEXT    NOT NULL PRIMARY KEY,
       token      TEXT    NOT NULL,
       expires_at INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;
+    ${addedInVersion2(t)}
+    INSERT INTO ${t.schemaVersion} (version) VALUES (${SQLITE_SCHEMA_VERSION});
   `;
 }
 
-/** Creates the tables when missing, in one IMMEDIATE transaction so processes opening the file together agree. */
-export function createSqliteTables(db: Database.Database, t: SqliteTables): void {
-  db.transaction(() => db.exec(sqliteSchema(t))).immediate();
+/**
+ * Schema 1 → 2, in place: each client's one balance becomes its balance in `legacyCurrency` (a zero balance is
+ * left absent, which reads the same), and the transaction records and credited markers written so far get that
+ * currency (`ADD COLUMN … DEFAULT`: existing rows are not rewritten, so a long log migrates at once).
+ * `legacyCurrency` was validated as three lowercase letters, so it is safe inside the DDL.
+ */
+function migrateFrom1(t: SqliteTables, legacyCurrency: string): string {
+  const currency = `currency TEXT NOT NULL DEFAULT '${legacyCurrency}' ${CURRENCY_CHECK}`;
+  return `
+    ${addedInVersion2(t)}
+    INSERT INTO ${t.balances} (client_id, currency, balance)
+      SELECT client_id, '${legacyCurrency}', balance FROM ${t.clients} WHERE balance <> 0;
+    ALTER TABLE ${t.clients} DROP COLUMN balance;
+    ALTER TABLE ${t.creditedPaymentIntents} ADD COLUMN ${currency};
+    ALTER TABLE ${t.transactions} ADD COLUMN ${currency};
+    INSERT INTO ${t.schemaVersion} (version) VALUES (${SQLITE_SCHEMA_VERSION});
+  `;
+}
+
+/**
+ * Brings the tables of `t` to {@link SQLITE_SCHEMA_VERSION}: creates them when there are none, migrates schema 1
+ * (the tables without a version table, created before balances had a currency) in place, and leaves schema 2 as
+ * it is. Everything happens in one IMMEDIATE transaction that first reads the version, so two processes opening
+ * the file at once agree: the second waits for the first's write lock, then finds the tables current. A failed
+ * migration rolls back entirely and the constructor throws. A newer schema than this code knows is refused.
+ */
+export function openSqliteSchema(db: Database.Database, t: SqliteTables, legacyCurrency: string): void {
+  db.transaction(() => {
+    const version = schemaVersion(db, t);
+    if (version === SQLITE_SCHEMA_VERSION) return;
+    if (version > SQLITE_SCHEMA_VERSION) {
+      throw new Error(`SqliteStore: the tables ${t.clients}… are at schema ${version}, newer than this code's ${SQLITE_SCHEMA_VERSION}; upgrade credit402`);
+    }
+    if (version === 0) {
+      db.exec(sqliteSchema(t));
+      return;
+    }
+    completeVersion1(db, t);
+    db.exec(migrateFrom1(t, legacyCurrency));
+  }).immediate();
+}
+
+/** 0 when there are no tables, 1 for the tables before versioning (a clients table and no version table), else the stored version. */
+function schemaVersion(db: Database.Database, t: SqliteTables): number {
+  const exists = (name: string) =>
+    db.prepare<[string], { one: bigint | number }>("SELECT 1 AS one FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  if (exists(t.schemaVersion)) {
+    const row = db.prepare<[], { version: bigint | number }>(`SELECT max(version) AS version FROM ${t.schemaVersion}`).get();
+    return Number(row?.version ?? 0);
+  }
+  return exists(t.clients) ? 1 : 0;
+}
+
+/** Creates the schema 1 tables a schema 1 database lacks (all were created together, but be lenient), so the migration finds them. */
+function completeVersion1(db: Database.Database, t: SqliteTables): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS ${t.creditedPaymentIntents} (
+      payment_intent_id TEXT NOT NULL PRIMARY KEY, client_id TEXT NOT NULL, amount INTEGER NOT NULL, credited_at TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.transactions} (
+      seq INTEGER NOT NULL PRIMARY KEY, id TEXT NOT NULL, type TEXT NOT NULL CHECK (type IN ('topup', 'deduction')),
+      client_id TEXT NOT NULL, amount INTEGER NOT NULL CHECK (amount >= 0), created_at TEXT NOT NULL,
+      payment_intent_id TEXT, resource TEXT
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS ${t.transactions}_by_client ON ${t.transactions} (client_id, seq);
+    CREATE TABLE IF NOT EXISTS ${t.reversals} (
+      payment_intent_id TEXT NOT NULL, reversal_key TEXT NOT NULL,
+      amount INTEGER NOT NULL CHECK (amount BETWEEN 1 AND ${MAX}), updated_at TEXT NOT NULL,
+      PRIMARY KEY (payment_intent_id, reversal_key)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.processedEvents} (event_id TEXT NOT NULL PRIMARY KEY, processed_at TEXT NOT NULL) STRICT, WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS ${t.locks} (name TEXT NOT NULL PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+  `);
 }

@@ -3,30 +3,49 @@ import type Database from 'better-sqlite3';
 import type { SqliteTables } from './sqlite-schema.ts';
 
 export interface BalanceRow { balance: bigint }
-export interface ClientRow { balance: bigint; top_ups: bigint; created_at: string }
-export interface CreditedRow { client_id: string; amount: bigint }
+export interface CurrencyBalanceRow { currency: string; balance: bigint }
+export interface ClientRow { top_ups: bigint; created_at: string }
+export interface CreditedRow { client_id: string; currency: string; amount: bigint }
+export interface RequestRow { fingerprint: string; repeated: bigint }
 export interface TransactionRow {
-  id: string; type: 'topup' | 'deduction'; client_id: string; amount: bigint;
+  id: string; type: 'topup' | 'deduction'; client_id: string; currency: string; amount: bigint;
   created_at: string; payment_intent_id: string | null; resource: string | null;
 }
 
 /** A prepared statement with its parameters and row type. */
 type Statement<Parameters extends unknown[], Row> = Database.Statement<Parameters, Row>;
 
+/** Expired request ids deleted per kept deduction: more than one, so the table shrinks back after a burst. */
+export const PRUNE_BATCH = 100;
+
 /** The store's prepared statements, one per step. */
 export interface SqliteStatements {
-  deduct: Statement<[bigint, string, bigint], BalanceRow>;
-  ensure: Statement<[string, string], never>;
-  add: Statement<[string, bigint, bigint, string, bigint], BalanceRow>;
-  take: Statement<[bigint, string], BalanceRow>;
-  get: Statement<[string], ClientRow>;
-  markCredited: Statement<[string, string, bigint, string], never>;
+  /** (amount, clientId, currency, amount) → the new balance, when the balance covered the amount. */
+  deduct: Statement<[bigint, string, string, bigint], BalanceRow>;
+  /** (clientId, topUps, now): creates the client, or adds `topUps` to an existing one. */
+  upsertClient: Statement<[string, bigint, string], never>;
+  /** (clientId, currency, amount, max) → the new balance; no row when it would pass `max`. */
+  add: Statement<[string, string, bigint, bigint], BalanceRow>;
+  /** (clientId, currency, −amount): subtracts, creating the balance at −amount when missing (reversals). */
+  take: Statement<[string, string, bigint], never>;
+  client: Statement<[string], ClientRow>;
+  clientExists: Statement<[string], { one: bigint }>;
+  balance: Statement<[string, string], BalanceRow>;
+  balances: Statement<[string], CurrencyBalanceRow>;
+  markCredited: Statement<[string, string, string, bigint, string], never>;
   credited: Statement<[string], CreditedRow>;
   reversal: Statement<[string, string], { amount: bigint }>;
   reversedSum: Statement<[string], { total: bigint }>;
   setReversal: Statement<[string, string, bigint, string], never>;
-  append: Statement<[string, string, string, bigint, string, string | null, string | null], never>;
+  append: Statement<[string, string, string, string, bigint, string, string | null, string | null], never>;
   list: Statement<[string], TransactionRow>;
+  /** (clientId, requestId, now) → the kept deduction, when not expired. */
+  request: Statement<[string, string, bigint], RequestRow>;
+  markRepeated: Statement<[string, string], never>;
+  /** (clientId, requestId, fingerprint, expiresAt): keeps a deduction, replacing an expired one. */
+  keepRequest: Statement<[string, string, string, bigint], never>;
+  /** (now): deletes up to {@link PRUNE_BATCH} expired request ids, oldest first (index on expires_at). */
+  pruneRequests: Statement<[bigint], never>;
   eventSeen: Statement<[string], { one: bigint }>;
   markEvent: Statement<[string, string], never>;
   acquire: Statement<[string, string, bigint, bigint], never>;
@@ -36,26 +55,33 @@ export interface SqliteStatements {
 /** Prepares every statement of the store for the tables `t`. */
 export function prepareStatements(db: Database.Database, t: SqliteTables): SqliteStatements {
   return {
-    deduct: db.prepare<[bigint, string, bigint], BalanceRow>(
-      `UPDATE ${t.clients} SET balance = balance - ? WHERE client_id = ? AND balance >= ? RETURNING balance`),
-    ensure: db.prepare<[string, string], never>(
-      `INSERT INTO ${t.clients} (client_id, balance, top_ups, created_at) VALUES (?, 0, 0, ?)
-       ON CONFLICT (client_id) DO NOTHING`),
-    // Upsert: a new client starts at `amount`; an existing one gains it unless that passes 2^53 - 1.
-    add: db.prepare<[string, bigint, bigint, string, bigint], BalanceRow>(
-      `INSERT INTO ${t.clients} (client_id, balance, top_ups, created_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (client_id) DO UPDATE SET balance = balance + excluded.balance, top_ups = top_ups + excluded.top_ups
+    deduct: db.prepare<[bigint, string, string, bigint], BalanceRow>(
+      `UPDATE ${t.balances} SET balance = balance - ? WHERE client_id = ? AND currency = ? AND balance >= ? RETURNING balance`),
+    upsertClient: db.prepare<[string, bigint, string], never>(
+      `INSERT INTO ${t.clients} (client_id, top_ups, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (client_id) DO UPDATE SET top_ups = top_ups + excluded.top_ups WHERE excluded.top_ups <> 0`),
+    // Upsert: a new balance starts at `amount`; an existing one gains it unless that passes 2^53 - 1.
+    add: db.prepare<[string, string, bigint, bigint], BalanceRow>(
+      `INSERT INTO ${t.balances} (client_id, currency, balance) VALUES (?, ?, ?)
+       ON CONFLICT (client_id, currency) DO UPDATE SET balance = balance + excluded.balance
        WHERE balance <= ? - excluded.balance
        RETURNING balance`),
-    take: db.prepare<[bigint, string], BalanceRow>(
-      `UPDATE ${t.clients} SET balance = balance - ? WHERE client_id = ? RETURNING balance`),
-    get: db.prepare<[string], ClientRow>(
-      `SELECT balance, top_ups, created_at FROM ${t.clients} WHERE client_id = ?`),
-    markCredited: db.prepare<[string, string, bigint, string], never>(
-      `INSERT INTO ${t.creditedPaymentIntents} (payment_intent_id, client_id, amount, credited_at) VALUES (?, ?, ?, ?)
+    take: db.prepare<[string, string, bigint], never>(
+      `INSERT INTO ${t.balances} (client_id, currency, balance) VALUES (?, ?, ?)
+       ON CONFLICT (client_id, currency) DO UPDATE SET balance = balance + excluded.balance`),
+    client: db.prepare<[string], ClientRow>(
+      `SELECT top_ups, created_at FROM ${t.clients} WHERE client_id = ?`),
+    clientExists: db.prepare<[string], { one: bigint }>(
+      `SELECT 1 AS one FROM ${t.clients} WHERE client_id = ?`),
+    balance: db.prepare<[string, string], BalanceRow>(
+      `SELECT balance FROM ${t.balances} WHERE client_id = ? AND currency = ?`),
+    balances: db.prepare<[string], CurrencyBalanceRow>(
+      `SELECT currency, balance FROM ${t.balances} WHERE client_id = ? ORDER BY currency`),
+    markCredited: db.prepare<[string, string, string, bigint, string], never>(
+      `INSERT INTO ${t.creditedPaymentIntents} (payment_intent_id, client_id, currency, amount, credited_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (payment_intent_id) DO NOTHING`),
     credited: db.prepare<[string], CreditedRow>(
-      `SELECT client_id, amount FROM ${t.creditedPaymentIntents} WHERE payment_intent_id = ?`),
+      `SELECT client_id, currency, amount FROM ${t.creditedPaymentIntents} WHERE payment_intent_id = ?`),
     reversal: db.prepare<[string, string], { amount: bigint }>(
       `SELECT amount FROM ${t.reversals} WHERE payment_intent_id = ? AND reversal_key = ?`),
     reversedSum: db.prepare<[string], { total: bigint }>(
@@ -63,12 +89,22 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
     setReversal: db.prepare<[string, string, bigint, string], never>(
       `INSERT INTO ${t.reversals} (payment_intent_id, reversal_key, amount, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (payment_intent_id, reversal_key) DO UPDATE SET amount = excluded.amount, updated_at = excluded.updated_at`),
-    append: db.prepare<[string, string, string, bigint, string, string | null, string | null], never>(
-      `INSERT INTO ${t.transactions} (id, type, client_id, amount, created_at, payment_intent_id, resource)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    append: db.prepare<[string, string, string, string, bigint, string, string | null, string | null], never>(
+      `INSERT INTO ${t.transactions} (id, type, client_id, currency, amount, created_at, payment_intent_id, resource)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     list: db.prepare<[string], TransactionRow>(
-      `SELECT id, type, client_id, amount, created_at, payment_intent_id, resource
+      `SELECT id, type, client_id, currency, amount, created_at, payment_intent_id, resource
        FROM ${t.transactions} WHERE client_id = ? ORDER BY seq`),
+    request: db.prepare<[string, string, bigint], RequestRow>(
+      `SELECT fingerprint, repeated FROM ${t.deductionRequests} WHERE client_id = ? AND request_id = ? AND expires_at > ?`),
+    markRepeated: db.prepare<[string, string], never>(
+      `UPDATE ${t.deductionRequests} SET repeated = 1 WHERE client_id = ? AND request_id = ?`),
+    keepRequest: db.prepare<[string, string, string, bigint], never>(
+      `INSERT INTO ${t.deductionRequests} (client_id, request_id, fingerprint, repeated, expires_at) VALUES (?, ?, ?, 0, ?)
+       ON CONFLICT (client_id, request_id) DO UPDATE SET fingerprint = excluded.fingerprint, repeated = 0, expires_at = excluded.expires_at`),
+    pruneRequests: db.prepare<[bigint], never>(
+      `DELETE FROM ${t.deductionRequests} WHERE (client_id, request_id) IN (
+         SELECT client_id, request_id FROM ${t.deductionRequests} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),
     eventSeen: db.prepare<[string], { one: bigint }>(
       `SELECT 1 AS one FROM ${t.processedEvents} WHERE event_id = ?`),
     markEvent: db.prepare<[string, string], never>(

@@ -5,12 +5,14 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
-  ClientRecord, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
 } from './store.ts';
-import { createSqliteTables, sqliteTables } from './sqlite-schema.ts';
+import { openSqliteSchema, sqliteTables } from './sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements, type TransactionRow } from './sqlite-statements.ts';
 import {
-  assertDeductionRecord,
+  assertCurrency,
+  assertDeduction,
   assertLockRequest,
   assertNonEmptyString,
   assertSafeInteger,
@@ -18,6 +20,7 @@ import {
   assertTopUpReversal,
   assertTransactionRecord,
   closedError,
+  legacyCurrencyOf,
 } from './validate.ts';
 
 /** Options of {@link SqliteStore}. */
@@ -28,6 +31,12 @@ export interface SqliteStoreOptions {
   tablePrefix?: string;
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
+  /**
+   * The currency of the balances, transaction records and credited PaymentIntents written before balances had
+   * a currency (schema 1); default `'usd'`. Used once, when the construction migrates such tables in place;
+   * ignored for tables created or migrated already.
+   */
+  legacyCurrency?: Currency;
   /**
    * How long a call waits for another connection's write lock, in ms; default 250. The wait never blocks the
    * event loop: SQLite answers "busy" at once and the call retries after a short asynchronous pause, until this
@@ -74,8 +83,10 @@ interface WatchedFile {
   onLost: (error: SqliteStoreError) => void;
 }
 
-const isBusy = (error: unknown): boolean =>
-  typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+/** True when `error` has a string `code` starting with `prefix` (SQLite's extended codes share the prefix). */
+const hasCode = (error: unknown, prefix: string): boolean =>
+  typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith(prefix);
+const isBusy = (error: unknown): boolean => hasCode(error, 'SQLITE_BUSY');
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
@@ -85,6 +96,9 @@ const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
  * (WAL journal; a call that finds the write lock taken retries asynchronously, never blocking the event
  * loop). Checks at construction that it can write the file, and then that the file stays the one opened. Integers are bound and read as BigInt, so values are exact up to
  * Number.MAX_SAFE_INTEGER; a stored value above it makes the read reject with a RangeError.
+ * Balances are rows per (client, currency); the tables of each prefix carry a schema version, and tables of an
+ * older version are migrated in place at construction (see `openSqliteSchema`). Kept request ids of
+ * idempotent deductions expire after their `ttlMs`; each kept deduction deletes up to 100 expired ones.
  */
 export class SqliteStore implements Store {
   readonly recordTransaction?: (record: TransactionRecord) => Promise<void>;
@@ -92,8 +106,9 @@ export class SqliteStore implements Store {
 
   readonly #db: Database.Database;
   readonly #sql: SqliteStatements;
-  readonly #record: boolean;
-  readonly #deduct: (clientId: string, amount: bigint, record: TransactionRecord | undefined) => bigint | undefined;
+  readonly #deduct: (deduction: Deduction, now: number) => DeductionResult;
+  readonly #add: (clientId: string, currency: string, amount: bigint, now: string) => bigint;
+  readonly #get: (clientId: string) => ClientRecord | null;
   readonly #credit: (credit: TopUpCredit, now: string) => TopUpCreditResult;
   readonly #reverse: (reversal: TopUpReversal, now: string) => TopUpReversalResult;
   readonly #busyTimeoutMs: number;
@@ -111,6 +126,7 @@ export class SqliteStore implements Store {
     assertSafeInteger(fileCheckIntervalMs, 'fileCheckIntervalMs', 0);
     const t = sqliteTables(options.tablePrefix ?? 'credit402_');
     const record = options.recordTransactions ?? true;
+    const legacyCurrency = legacyCurrencyOf(options.legacyCurrency);
 
     const db = new Database(options.path);
     let sql: SqliteStatements;
@@ -119,7 +135,13 @@ export class SqliteStore implements Store {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.defaultSafeIntegers(true);
-      createSqliteTables(db, t);
+      try {
+        openSqliteSchema(db, t, legacyCurrency);
+      } catch (error) {
+        // Creating or migrating the tables is the first write: a read-only file fails here.
+        if (!hasCode(error, 'SQLITE_READONLY')) throw error;
+        throw new SqliteStoreError('ERR_SQLITE_NOT_WRITABLE', `SqliteStore: cannot write the database ${options.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
       sql = prepareStatements(db, t);
       checkWritable(db, t.locks, options.path);
       // From now on SQLite never waits inside a call (which would block the event loop): see #run.
@@ -130,26 +152,65 @@ export class SqliteStore implements Store {
       throw error;
     }
     this.#db = db;
-    this.#record = record;
     this.#sql = sql;
     this.#busyTimeoutMs = busyTimeoutMs;
 
-    const deduct = db.transaction((clientId: string, amount: bigint, r: TransactionRecord | undefined) => {
-      const row = sql.deduct.get(amount, clientId, amount);
-      if (row !== undefined && r !== undefined && record) append(sql, r);
-      return row?.balance;
+    const balanceOf = (clientId: string, currency: string): number =>
+      toSafeNumber(sql.balance.get(clientId, currency)?.balance ?? 0n, 'balance');
+
+    const deduct = db.transaction((d: Deduction, now: number): DeductionResult => {
+      const { clientId, currency, request } = d;
+      if (request !== undefined) {
+        const kept = sql.request.get(clientId, request.id, BigInt(now));
+        if (kept !== undefined) {
+          if (kept.fingerprint !== request.fingerprint || kept.repeated !== 0n) return { status: 'conflict' };
+          sql.markRepeated.run(clientId, request.id);
+          return { status: 'repeated', balance: balanceOf(clientId, currency) };
+        }
+      }
+      const amount = BigInt(d.amount);
+      let balance = sql.deduct.get(amount, clientId, currency, amount)?.balance;
+      // Amount 0 from a currency never held: a balance of 0, when the client exists.
+      if (balance === undefined && amount === 0n && sql.balance.get(clientId, currency) === undefined && sql.clientExists.get(clientId) !== undefined) balance = 0n;
+      if (balance === undefined) return { status: 'insufficient' };
+      if (d.record !== undefined && record) append(sql, d.record);
+      if (request !== undefined) {
+        sql.pruneRequests.run(BigInt(now));
+        sql.keepRequest.run(clientId, request.id, request.fingerprint, BigInt(now) + BigInt(request.ttlMs));
+      }
+      return { status: 'deducted', balance: toSafeNumber(balance, 'balance') };
     });
-    this.#deduct = (clientId, amount, r) => deduct.immediate(clientId, amount, r);
+    this.#deduct = (d, now) => deduct.immediate(d, now);
+
+    // Upsert the client (new: no balances, no top-ups), then the balance; no row back means it would overflow.
+    const add = db.transaction((clientId: string, currency: string, amount: bigint, now: string) => {
+      sql.upsertClient.run(clientId, 0n, now);
+      const row = sql.add.get(clientId, currency, amount, MAX_SAFE);
+      if (row === undefined) throw overflow(clientId, Number(amount)); // rolls back the new client
+      return row.balance;
+    });
+    this.#add = (clientId, currency, amount, now) => add.immediate(clientId, currency, amount, now);
+
+    // A read transaction: the client row and its balances from one snapshot.
+    const get = db.transaction((clientId: string): ClientRecord | null => {
+      const row = sql.client.get(clientId);
+      if (row === undefined) return null;
+      const balances: Record<Currency, number> = {};
+      for (const b of sql.balances.all(clientId)) balances[b.currency] = toSafeNumber(b.balance, 'balance');
+      return { balances, topUps: toSafeNumber(row.top_ups, 'top_ups'), createdAt: row.created_at };
+    });
+    this.#get = (clientId) => get.deferred(clientId);
 
     const credit = db.transaction((c: TopUpCredit, now: string): TopUpCreditResult => {
       const amount = BigInt(c.amount);
-      if (sql.markCredited.run(c.paymentIntentId, c.clientId, amount, now).changes === 0) {
-        return { credited: false, balance: toSafeNumber(sql.get.get(c.clientId)?.balance ?? 0n, 'balance') };
+      if (sql.markCredited.run(c.paymentIntentId, c.clientId, c.currency, amount, now).changes === 0) {
+        return { credited: false, balance: balanceOf(c.clientId, c.currency) };
       }
       const net = amount - min(amount, sql.reversedSum.get(c.paymentIntentId)?.total ?? 0n);
-      const row = sql.add.get(c.clientId, net, 1n, now, MAX_SAFE);
+      sql.upsertClient.run(c.clientId, 1n, now);
+      const row = sql.add.get(c.clientId, c.currency, net, MAX_SAFE);
       if (row === undefined) throw overflow(c.clientId, c.amount); // rolls back the credited mark
-      if (record) sql.append.run(randomUUID(), 'topup', c.clientId, amount, now, c.paymentIntentId, null);
+      if (record) sql.append.run(randomUUID(), 'topup', c.clientId, c.currency, amount, now, c.paymentIntentId, null);
       return { credited: true, balance: toSafeNumber(row.balance, 'balance') };
     });
     this.#credit = (c, now) => credit.immediate(c, now);
@@ -157,17 +218,18 @@ export class SqliteStore implements Store {
     const reverse = db.transaction((r: TopUpReversal, now: string): TopUpReversalResult => {
       const credited = sql.credited.get(r.paymentIntentId);
       const clientId = credited?.client_id ?? null;
-      const current = (): number | null => (clientId === null ? null : toSafeNumber(sql.get.get(clientId)?.balance ?? 0n, 'balance'));
+      const currency = credited?.currency ?? null;
+      const current = (): number | null => (credited === undefined ? null : balanceOf(credited.client_id, credited.currency));
       const previous = sql.reversal.get(r.paymentIntentId, r.key)?.amount ?? 0n;
       const amount = BigInt(r.amount);
-      if (amount <= previous) return { changed: false, taken: 0, clientId, balance: current() };
+      if (amount <= previous) return { changed: false, taken: 0, clientId, currency, balance: current() };
       const before = sql.reversedSum.get(r.paymentIntentId)?.total ?? 0n;
       sql.setReversal.run(r.paymentIntentId, r.key, amount, now);
-      if (credited === undefined) return { changed: true, taken: 0, clientId: null, balance: null };
+      if (credited === undefined) return { changed: true, taken: 0, clientId: null, currency: null, balance: null };
       const after = min(MAX_SAFE, before + amount - previous);
       const taken = min(credited.amount, after) - min(credited.amount, before);
-      if (taken > 0n) sql.take.run(taken, credited.client_id);
-      return { changed: true, taken: Number(taken), clientId, balance: current() };
+      if (taken > 0n) sql.take.run(credited.client_id, credited.currency, -taken);
+      return { changed: true, taken: Number(taken), clientId, currency, balance: current() };
     });
     this.#reverse = (r, now) => reverse.immediate(r, now);
 
@@ -185,42 +247,31 @@ export class SqliteStore implements Store {
     }
   }
 
-  async deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null> {
+  async deductBalance(deduction: Deduction): Promise<DeductionResult> {
     this.#assertOpen();
-    assertNonEmptyString(clientId, 'clientId');
-    assertSafeInteger(amount, 'amount', 0);
-    if (record !== undefined) assertDeductionRecord(record, clientId, amount);
-    const balance = await this.#run(() => record !== undefined && this.#record
-      ? this.#deduct(clientId, BigInt(amount), record)
-      : this.#sql.deduct.get(BigInt(amount), clientId, BigInt(amount))?.balance);
-    return balance === undefined ? null : toSafeNumber(balance, 'balance');
+    assertDeduction(deduction);
+    return this.#run(() => this.#deduct(deduction, Date.now()));
   }
 
-  async addBalance(clientId: string, amount: number): Promise<number> {
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
+    assertCurrency(currency);
     assertSafeInteger(amount, 'amount', 1);
-    const row = await this.#run(() => this.#sql.add.get(clientId, BigInt(amount), 0n, new Date().toISOString(), MAX_SAFE));
-    if (row === undefined) throw overflow(clientId, amount);
-    return toSafeNumber(row.balance, 'balance');
+    const balance = await this.#run(() => this.#add(clientId, currency, BigInt(amount), new Date().toISOString()));
+    return toSafeNumber(balance, 'balance');
   }
 
   async ensureClient(clientId: string): Promise<void> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    await this.#run(() => this.#sql.ensure.run(clientId, new Date().toISOString()));
+    await this.#run(() => this.#sql.upsertClient.run(clientId, 0n, new Date().toISOString()));
   }
 
   async getClient(clientId: string): Promise<ClientRecord | null> {
     this.#assertOpen();
     assertNonEmptyString(clientId, 'clientId');
-    const row = await this.#run(() => this.#sql.get.get(clientId));
-    if (row === undefined) return null;
-    return {
-      balance: toSafeNumber(row.balance, 'balance'),
-      topUps: toSafeNumber(row.top_ups, 'top_ups'),
-      createdAt: row.created_at,
-    };
+    return this.#run(() => this.#get(clientId));
   }
 
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
@@ -258,8 +309,8 @@ export class SqliteStore implements Store {
     assertLockRequest(name, ttlMs);
     const token = randomUUID();
     return this.#run(() => {
-      const now = Date.now();
-      return this.#sql.acquire.run(name, token, BigInt(now + ttlMs), BigInt(now)).changes === 1 ? token : null;
+      const now = BigInt(Date.now());
+      return this.#sql.acquire.run(name, token, now + BigInt(ttlMs), now).changes === 1 ? token : null;
     });
   }
 
@@ -394,7 +445,7 @@ function openDescriptors(path: string): string[] {
 }
 
 function append(sql: SqliteStatements, r: TransactionRecord): void {
-  sql.append.run(r.id, r.type, r.clientId, BigInt(r.amount), r.createdAt, r.paymentIntentId ?? null, r.resource ?? null);
+  sql.append.run(r.id, r.type, r.clientId, r.currency, BigInt(r.amount), r.createdAt, r.paymentIntentId ?? null, r.resource ?? null);
 }
 
 function toSafeNumber(value: bigint, column: string): number {
@@ -409,6 +460,7 @@ function toTransaction(row: TransactionRow): TransactionRecord {
     id: row.id,
     type: row.type,
     clientId: row.client_id,
+    currency: row.currency,
     amount: toSafeNumber(row.amount, 'amount'),
     createdAt: row.created_at,
   };

@@ -1,12 +1,37 @@
-// Helpers shared by the store conformance cases: fresh ids and failure assertions.
+// Helpers shared by the store conformance cases: fresh ids, short deduction calls and failure assertions.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { Currency, DeductionResult, Store, TransactionRecord } from './store.ts';
 
 /** A fresh client id, so tests never share state even when they share a store. */
 export const newClientId = (): string => `client-${randomUUID()}`;
 
 /** A fresh PaymentIntent id. */
 export const newPaymentIntentId = (): string => `pi_${randomUUID().replaceAll('-', '')}`;
+
+/** A fresh request id (CR-6.9). */
+export const newRequestId = (): string => `req-${randomUUID()}`;
+
+/** The result of a successful deduction leaving `balance`. */
+export const deducted = (balance: number): DeductionResult => ({ status: 'deducted', balance });
+
+/** The result of a refused deduction. */
+export const INSUFFICIENT: DeductionResult = { status: 'insufficient' };
+
+/** Deducts `amount` from the client's balance in `currency` (default `usd`), without record or request id. */
+export function deduct(store: Store, clientId: string, amount: number, currency: Currency = 'usd'): Promise<DeductionResult> {
+  return store.deductBalance({ clientId, currency, amount });
+}
+
+/** The client's balance in `currency` (default `usd`); undefined when the client or that balance is absent. */
+export async function balanceOf(store: Store, clientId: string, currency: Currency = 'usd'): Promise<number | undefined> {
+  return (await store.getClient(clientId))?.balances[currency];
+}
+
+/** A fresh `deduction` record of `amount` units of `currency` (default `usd`) for `clientId`. */
+export function deductionRecord(clientId: string, amount: number, currency: Currency = 'usd', resource = 'GET /x'): TransactionRecord {
+  return { id: randomUUID(), type: 'deduction', clientId, currency, amount, createdAt: new Date().toISOString(), resource };
+}
 
 /** Resolves when `run` throws or rejects with an instance of `type`. */
 export async function expectFailure(run: () => unknown, type: new (...args: never[]) => Error): Promise<void> {

@@ -62,14 +62,15 @@ describe('withStoreDeadlines', () => {
   it('rejects a call of a frozen store after the deadline; the call still takes effect when the store resumes', async () => {
     const store = new FreezableStore();
     const timed = withStoreDeadlines(store, 50);
-    await store.addBalance('c', 10);
+    const usd = async () => (await store.getClient('c'))?.balances.usd;
+    await store.addBalance('c', 'usd', 10);
     store.frozen = true;
-    await expect(timed.deductBalance('c', 3)).rejects.toBeInstanceOf(StoreTimeoutError);
-    expect((await store.getClient('c'))?.balance).toBe(10);
+    await expect(timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 3 })).rejects.toBeInstanceOf(StoreTimeoutError);
+    expect(await usd()).toBe(10);
     store.resume();
     await sleep(0);
-    expect((await store.getClient('c'))?.balance).toBe(7); // why a 503 after a deadline must not say "nothing was deducted"
-    expect(await timed.deductBalance('c', 1)).toBe(6);
+    expect(await usd()).toBe(7); // why a 503 after a deadline must not say "nothing was deducted"
+    expect(await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1 })).toEqual({ status: 'deducted', balance: 6 });
   });
 
   it('turns a synchronous throw into a rejection', async () => {

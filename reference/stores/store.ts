@@ -1,12 +1,16 @@
 // The store contract every credit402 store implements; each method's atomicity is part of the contract.
 
-/** One client's record. Balance and amounts are integer units. */
+/** A lowercase ISO 4217 code (`usd`, `eur`): balances are kept per client and currency (CR-6.8). */
+export type Currency = string;
+
+/** One client's record. Balances and amounts are integer units. */
 export interface ClientRecord {
   /**
-   * Current balance in units. Negative only after a reversal ({@link Store.reverseTopUp}) took back
-   * more than was left; a negative balance serves nothing, since deductions need balance ≥ amount.
+   * Current balance in units per currency; a currency the client never held is absent (a balance of 0).
+   * Negative only after a reversal ({@link Store.reverseTopUp}) took back more than was left; a negative
+   * balance serves nothing, since deductions need balance ≥ amount.
    */
-  balance: number;
+  balances: Record<Currency, number>;
   /** Number of distinct top-ups credited to this client (drives charge idempotency keys). */
   topUps: number;
   /** ISO 8601 time the record was created. */
@@ -19,6 +23,8 @@ export interface TransactionRecord {
   id: string;
   type: 'topup' | 'deduction';
   clientId: string;
+  /** The currency of the balance credited or deducted. */
+  currency: Currency;
   /** Units credited (topup) or deducted (deduction); always positive or zero. */
   amount: number;
   /** ISO 8601 time of the transaction. */
@@ -29,9 +35,48 @@ export interface TransactionRecord {
   resource?: string;
 }
 
+/**
+ * A request id (CR-6.9) that makes a deduction idempotent: the store keeps the deduction under
+ * (client, `id`) for `ttlMs`, and a repeat within that time is answered from it instead of deducting again.
+ */
+export interface DeductionRequest {
+  /** The payload's `requestId`. */
+  id: string;
+  /** What the id was spent on (route key, currency and price); a repeat must carry the same text. */
+  fingerprint: string;
+  /** How long the kept deduction answers repeats; a positive safe integer. */
+  ttlMs: number;
+}
+
+/** Input of {@link Store.deductBalance}. */
+export interface Deduction {
+  clientId: string;
+  currency: Currency;
+  /** Units to deduct; a non-negative safe integer. */
+  amount: number;
+  /** The `deduction` record, appended in the same atomic step when the store keeps a log. */
+  record?: TransactionRecord;
+  /** Makes the deduction idempotent per (client, request id). */
+  request?: DeductionRequest;
+}
+
+/**
+ * Result of {@link Store.deductBalance}: `deducted` (the new balance), `insufficient` (unknown client or too
+ * low a balance; nothing changed), `repeated` (the request id's deduction is kept: nothing deducted now, the
+ * current balance; given once per kept deduction) or `conflict` (the request id was kept for another
+ * fingerprint, or its one repeat was already given; nothing changed).
+ */
+export type DeductionResult =
+  | { status: 'deducted'; balance: number }
+  | { status: 'insufficient' }
+  | { status: 'repeated'; balance: number }
+  | { status: 'conflict' };
+
 /** Input of {@link Store.creditTopUp}. */
 export interface TopUpCredit {
   clientId: string;
+  /** The currency charged and credited. */
+  currency: Currency;
   /** Units to credit; a positive safe integer. */
   amount: number;
   /** The PaymentIntent id the credit is keyed on. */
@@ -42,7 +87,7 @@ export interface TopUpCredit {
 export interface TopUpCreditResult {
   /** True when this call applied the credit; false when the PaymentIntent had already been credited. */
   credited: boolean;
-  /** Balance after the call. */
+  /** Balance of `credit.currency` after the call. */
   balance: number;
 }
 
@@ -67,7 +112,9 @@ export interface TopUpReversalResult {
   taken: number;
   /** The credited client, or null when the PaymentIntent is not credited (yet). */
   clientId: string | null;
-  /** That client's balance after the call, or null when the PaymentIntent is not credited. */
+  /** The credited currency, or null when the PaymentIntent is not credited. */
+  currency: Currency | null;
+  /** That client's balance in that currency after the call, or null when the PaymentIntent is not credited. */
   balance: number | null;
 }
 
@@ -82,24 +129,27 @@ export interface TopUpReversalResult {
  */
 export interface Store {
   /**
-   * Atomically subtracts `amount` (a non-negative safe integer) when the client exists and its balance
-   * is at least `amount`. Resolves to the new balance, or `null` when the client is unknown or the
-   * balance is insufficient (nothing changes then, and no record is created). Amount 0 resolves to the
-   * current balance of a client whose balance is not negative. Concurrent calls never overdraw: N calls
-   * of 1 against a balance worth K succeed exactly min(N, K) times. When `record` (a `deduction`) is
-   * given and the store keeps a transaction log, it is appended in the same atomic step, and only when
-   * the deduction succeeds; a store without a log ignores it.
+   * Atomically subtracts `amount` (a non-negative safe integer) from the client's balance in `currency` when
+   * the client exists and that balance is at least `amount` (a currency never held is 0): `deducted` with the
+   * new balance; otherwise `insufficient`, and nothing changes and no record is created. Amount 0 succeeds for
+   * an existing client whose balance in that currency is not negative. Concurrent calls never overdraw: N calls
+   * of 1 against a balance worth K succeed exactly min(N, K) times. When `record` (a `deduction` of the same
+   * client, currency and amount) is given and the store keeps a transaction log, it is appended in the same
+   * atomic step, only when the deduction succeeds; a store without a log ignores it. With `request`, a
+   * successful deduction is kept under (client, request id) for `request.ttlMs`; while kept, the first call
+   * with that id and the same fingerprint resolves `repeated` (nothing deducted or appended), and any other
+   * call with that id resolves `conflict`. A kept id whose deduction failed is not kept.
    */
-  deductBalance(clientId: string, amount: number, record?: TransactionRecord): Promise<number | null>;
+  deductBalance(deduction: Deduction): Promise<DeductionResult>;
 
   /**
-   * Atomically adds `amount` (a positive safe integer), creating the record with balance 0 and no
-   * top-ups first when missing; resolves to the new balance. Rejects with a RangeError, changing
-   * nothing, when the balance would pass Number.MAX_SAFE_INTEGER.
+   * Atomically adds `amount` (a positive safe integer) to the balance in `currency`, creating the record with
+   * no balances and no top-ups first when missing; resolves to the new balance in that currency. Rejects with a
+   * RangeError, changing nothing, when the balance would pass Number.MAX_SAFE_INTEGER.
    */
-  addBalance(clientId: string, amount: number): Promise<number>;
+  addBalance(clientId: string, currency: Currency, amount: number): Promise<number>;
 
-  /** Creates the client record with balance 0 and no top-ups when missing; leaves an existing record untouched. */
+  /** Creates the client record with no balances and no top-ups when missing; leaves an existing record untouched. */
   ensureClient(clientId: string): Promise<void>;
 
   /** Resolves to a copy of the client's record, or `null` when there is none. */
@@ -107,12 +157,12 @@ export interface Store {
 
   /**
    * Credits a paid top-up exactly once per `paymentIntentId`, in one atomic step: ensures the client
-   * record, adds the amount, increments `topUps`, marks the PaymentIntent as credited (keeping its client
-   * and amount) and, when the store keeps a transaction log, appends the `topup` record (with the full
+   * record, adds the amount to the balance in `currency`, increments `topUps`, marks the PaymentIntent as
+   * credited (keeping its client, currency and amount) and, when the store keeps a transaction log, appends the `topup` record (with the full
    * amount). When reversals of this PaymentIntent were recorded before it was credited (a refund webhook
    * that overtook the credit), the balance gains the amount minus those reversals, capped at the amount. A second call with the same PaymentIntent id
    * changes nothing and resolves with `credited: false` and the current balance of `credit.clientId`
-   * (0 when that client has no record); it does not compare the client or amount of the first credit.
+   * in `credit.currency` (0 when there is none); it does not compare the client or amount of the first credit.
    * Concurrent calls with one PaymentIntent id credit exactly once. Rejects with a RangeError, changing
    * nothing (the PaymentIntent stays uncredited), when the balance would pass Number.MAX_SAFE_INTEGER.
    * A store may forget a credited PaymentIntent after a retention period documented by the store, which
@@ -144,7 +194,7 @@ export interface Store {
 
   /**
    * Optional (robustness): records that the processor took money of a top-up back, and takes it from the
-   * credited client's balance, in one atomic step. The reversal `key` is kept at the highest `amount`
+   * credited client's balance in the credited currency, in one atomic step. The reversal `key` is kept at the highest `amount`
    * seen, so repeated and out-of-order calls are harmless. Let R be the sum over the PaymentIntent's keys
    * and U the credited amount: the client always has lost exactly min(U, R) to reversals of this
    * PaymentIntent, whatever the order of the calls and of the credit. Before the credit, the reversal is

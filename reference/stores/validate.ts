@@ -1,5 +1,5 @@
 // Cheap input guards shared by the shipped stores; callers pass validated data, these catch bugs.
-import type { TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
+import type { Deduction, TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
 
 /** Throws a TypeError unless `value` is a non-empty string. */
 export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
@@ -16,10 +16,42 @@ export function assertSafeInteger(value: unknown, name: string, min: 0 | 1): ass
   }
 }
 
+/** Throws a TypeError unless `value` is a lowercase three-letter currency code. */
+export function assertCurrency(value: unknown, name = 'currency'): asserts value is string {
+  if (typeof value !== 'string' || !/^[a-z]{3}$/.test(value)) {
+    throw new TypeError(`${name} must be a lowercase three-letter currency code, got ${describe(value)}`);
+  }
+}
+
+/**
+ * Validates a {@link Deduction}: its record, when given, must be a `deduction` of the same client, currency
+ * and amount; its request, when given, a non-empty id and fingerprint and a positive `ttlMs`.
+ */
+export function assertDeduction(deduction: Deduction): void {
+  if (typeof deduction !== 'object' || deduction === null) throw new TypeError('deduction must be an object');
+  const { clientId, currency, amount, record, request } = deduction;
+  assertNonEmptyString(clientId, 'clientId');
+  assertCurrency(currency);
+  assertSafeInteger(amount, 'amount', 0);
+  if (record !== undefined) {
+    assertTransactionRecord(record);
+    if (record.type !== 'deduction' || record.clientId !== clientId || record.currency !== currency || record.amount !== amount) {
+      throw new TypeError('record must be a deduction of the same client, currency and amount as the deduction');
+    }
+  }
+  if (request !== undefined) {
+    if (typeof request !== 'object' || request === null) throw new TypeError('request must be an object');
+    assertNonEmptyString(request.id, 'request.id');
+    assertNonEmptyString(request.fingerprint, 'request.fingerprint');
+    assertSafeInteger(request.ttlMs, 'request.ttlMs', 1);
+  }
+}
+
 /** Validates a {@link TopUpCredit}. */
 export function assertTopUpCredit(credit: TopUpCredit): void {
   if (typeof credit !== 'object' || credit === null) throw new TypeError('credit must be an object');
   assertNonEmptyString(credit.clientId, 'clientId');
+  assertCurrency(credit.currency);
   assertSafeInteger(credit.amount, 'amount', 1);
   assertNonEmptyString(credit.paymentIntentId, 'paymentIntentId');
 }
@@ -32,18 +64,11 @@ export function assertTransactionRecord(record: TransactionRecord): void {
     throw new TypeError(`record.type must be 'topup' or 'deduction', got ${describe(record.type)}`);
   }
   assertNonEmptyString(record.clientId, 'record.clientId');
+  assertCurrency(record.currency, 'record.currency');
   assertSafeInteger(record.amount, 'record.amount', 0);
   assertNonEmptyString(record.createdAt, 'record.createdAt');
   if (record.paymentIntentId !== undefined) assertNonEmptyString(record.paymentIntentId, 'record.paymentIntentId');
   if (record.resource !== undefined) assertNonEmptyString(record.resource, 'record.resource');
-}
-
-/** Validates the `record` argument of `deductBalance`: a `deduction` of `amount` for `clientId`. */
-export function assertDeductionRecord(record: TransactionRecord, clientId: string, amount: number): void {
-  assertTransactionRecord(record);
-  if (record.type !== 'deduction' || record.clientId !== clientId || record.amount !== amount) {
-    throw new TypeError('record must be a deduction of the same client and amount as the deduction');
-  }
 }
 
 /** Validates a {@link TopUpReversal}. */
@@ -86,12 +111,20 @@ export function copyTransaction(record: TransactionRecord): TransactionRecord {
     id: record.id,
     type: record.type,
     clientId: record.clientId,
+    currency: record.currency,
     amount: record.amount,
     createdAt: record.createdAt,
   };
   if (record.paymentIntentId !== undefined) copy.paymentIntentId = record.paymentIntentId;
   if (record.resource !== undefined) copy.resource = record.resource;
   return copy;
+}
+
+/** The currency that balances written before balances had a currency (store schema 1) are migrated to; default `usd`. */
+export function legacyCurrencyOf(option: string | undefined): string {
+  const currency = option ?? 'usd';
+  assertCurrency(currency, 'legacyCurrency');
+  return currency;
 }
 
 /** The error every shipped store rejects with once closed. */

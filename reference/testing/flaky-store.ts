@@ -1,6 +1,6 @@
 // Test helper: a store wrapper whose next calls of a chosen method fail, to test outages.
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
+import type { Deduction, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
 
 type Method =
   | 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
@@ -24,11 +24,11 @@ export class FlakyStore implements Store {
     return run();
   }
 
-  deductBalance(clientId: string, amount: number, record?: TransactionRecord) {
-    return this.#call('deductBalance', () => this.inner.deductBalance(clientId, amount, record));
+  deductBalance(deduction: Deduction) {
+    return this.#call('deductBalance', () => this.inner.deductBalance(deduction));
   }
-  addBalance(clientId: string, amount: number) {
-    return this.#call('addBalance', () => this.inner.addBalance(clientId, amount));
+  addBalance(clientId: string, currency: string, amount: number) {
+    return this.#call('addBalance', () => this.inner.addBalance(clientId, currency, amount));
   }
   ensureClient(clientId: string) {
     return this.#call('ensureClient', () => this.inner.ensureClient(clientId));

@@ -12,7 +12,7 @@ export async function recordingGate(
 ): Promise<{ gate: Gate; calls: string[] }> {
   const calls: string[] = [];
   const memory = new MemoryStore();
-  await memory.addBalance(client, balance);
+  await memory.addBalance(client, 'usd', balance);
   const store = new Proxy(memory, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);

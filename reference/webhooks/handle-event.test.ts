@@ -20,18 +20,18 @@ function reversals(value: unknown): ProcessorEvent[] {
 describe('events of charges without a PaymentIntent (CR-14.4)', () => {
   it.each([['absent'], [null], [''], [42], [{ id: null }], [{ id: '' }]])('CR-14.4 acknowledges a refund and a dispute whose payment_intent is %j and changes nothing', async (value) => {
     const store = new MemoryStore();
-    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
+    await store.creditTopUp({ clientId: CLIENT, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_1' });
     const reverseTopUp = vi.spyOn(store, 'reverseTopUp');
     for (const event of reversals(value)) {
       expect(await applyProcessorEvent(store, event)).toEqual({ action: 'ignored', reason: 'the charge has no PaymentIntent' });
     }
     expect(reverseTopUp).not.toHaveBeenCalled();
-    expect(await store.getClient(CLIENT)).toMatchObject({ balance: 50_000, topUps: 1 });
+    expect(await store.getClient(CLIENT)).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
   });
 
   it('CR-14.4 takes a refund and a dispute that name the PaymentIntent, as a string or an expanded object', async () => {
     const store = new MemoryStore();
-    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
+    await store.creditTopUp({ clientId: CLIENT, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_1' });
     const [refund] = reversals('pi_1');
     const [, dispute] = reversals({ id: 'pi_1', object: 'payment_intent' });
     expect(await applyProcessorEvent(store, refund!)).toMatchObject({ action: 'reversed', taken: 50_000 });
@@ -42,10 +42,10 @@ describe('events of charges without a PaymentIntent (CR-14.4)', () => {
 describe('reversals are not transaction records (CR-11.7, CR-14.11)', () => {
   it('CR-11.7 CR-14.11 a refund and a dispute append nothing to the transaction log, which keeps only topup and deduction', async () => {
     const store = new MemoryStore();
-    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_1' });
-    await store.deductBalance(CLIENT, 500, { id: randomUUID(), type: 'deduction', clientId: CLIENT, amount: 500, createdAt: new Date().toISOString(), resource: 'GET /a' });
+    await store.creditTopUp({ clientId: CLIENT, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_1' });
+    await store.deductBalance({ clientId: CLIENT, currency: 'usd', amount: 500, record: { id: randomUUID(), type: 'deduction', clientId: CLIENT, currency: 'usd', amount: 500, createdAt: new Date().toISOString(), resource: 'GET /a' } });
     for (const event of reversals('pi_1')) await applyProcessorEvent(store, event);
-    expect(await store.getClient(CLIENT)).toMatchObject({ balance: -500 });
+    expect(await store.getClient(CLIENT)).toMatchObject({ balances: { usd: -500 } });
     expect((await store.listTransactions?.(CLIENT))?.map((record) => record.type)).toEqual(['topup', 'deduction']);
   });
 });

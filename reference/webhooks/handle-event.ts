@@ -22,8 +22,8 @@ export async function applyProcessorEvent(store: WebhookStore, event: ProcessorE
   switch (event.type) {
     case 'payment_intent.succeeded': {
       if (event.topUp === null) return { action: 'ignored', reason: event.ignoredBecause ?? NOT_A_TOP_UP };
-      const { clientId, units } = event.topUp;
-      const result = await store.creditTopUp({ clientId, amount: units, paymentIntentId: event.paymentIntentId });
+      const { clientId, units, currency } = event.topUp;
+      const result = await store.creditTopUp({ clientId, currency, amount: units, paymentIntentId: event.paymentIntentId });
       return { action: result.credited ? 'credited' : 'already_credited', paymentIntentId: event.paymentIntentId, clientId, balance: result.balance };
     }
     case 'charge.refunded':

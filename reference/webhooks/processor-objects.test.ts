@@ -44,7 +44,7 @@ function setUp() {
     const payload = JSON.stringify({ id: `evt_objects${(count += 1)}`, object: 'event', type, data: { object } });
     return handler.handle(Buffer.from(payload), signPayload(payload, SECRET));
   };
-  const balance = async () => (await store.getClient(CLIENT))?.balance;
+  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
   return { store, processor, reported, deliver, balance };
 }
 
@@ -65,7 +65,7 @@ describe("webhook events are applied as the processor's objects say (CR-14.3, CR
 
   it('CR-14.3 an inflated body of a real PaymentIntent credits what the processor says, once', async () => {
     const { processor, deliver, balance } = setUp();
-    processor.intents.set('pi_real', { id: 'pi_real', status: 'succeeded', amountReceivedCents: 500, metadata: METADATA });
+    processor.intents.set('pi_real', { id: 'pi_real', status: 'succeeded', amountReceivedCents: 500, currency: 'usd', metadata: METADATA });
     expect(await deliver('payment_intent.succeeded', inflated('pi_real'))).toMatchObject({ status: 200, body: { action: 'credited' } });
     expect(await deliver('payment_intent.succeeded', inflated('pi_real'))).toMatchObject({ status: 200, body: { action: 'already_credited' } });
     expect(await balance()).toBe(50_000);
@@ -73,8 +73,8 @@ describe("webhook events are applied as the processor's objects say (CR-14.3, CR
 
   it('CR-14.3 a body claiming success for a PaymentIntent that has not succeeded, or was paid short, credits nothing', async () => {
     const { processor, deliver, balance } = setUp();
-    processor.intents.set('pi_pending', { id: 'pi_pending', status: 'requires_action', amountReceivedCents: 0, metadata: METADATA });
-    processor.intents.set('pi_short', { id: 'pi_short', status: 'succeeded', amountReceivedCents: 499, metadata: METADATA });
+    processor.intents.set('pi_pending', { id: 'pi_pending', status: 'requires_action', amountReceivedCents: 0, currency: 'usd', metadata: METADATA });
+    processor.intents.set('pi_short', { id: 'pi_short', status: 'succeeded', amountReceivedCents: 499, currency: 'usd', metadata: METADATA });
     for (const id of ['pi_pending', 'pi_short']) {
       expect(await deliver('payment_intent.succeeded', { ...inflated(id), amount_received: 500, metadata: METADATA })).toMatchObject({ status: 200, body: { action: 'ignored' } });
     }
@@ -83,7 +83,7 @@ describe("webhook events are applied as the processor's objects say (CR-14.3, CR
 
   it('CR-14.4 refunds and disputes take what the retrieved charge and dispute say, and nothing for objects the processor lacks', async () => {
     const { store, processor, deliver, balance } = setUp();
-    await store.creditTopUp({ clientId: CLIENT, amount: 50_000, paymentIntentId: 'pi_paid' });
+    await store.creditTopUp({ clientId: CLIENT, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_paid' });
     processor.charges.set('ch_paid', { id: 'ch_paid', paymentIntentId: 'pi_paid', amountRefundedCents: 100 });
     processor.disputes.set('dp_paid', { id: 'dp_paid', paymentIntentId: 'pi_paid', amountCents: 50 });
     processor.charges.set('ch_alone', { id: 'ch_alone', paymentIntentId: null, amountRefundedCents: 500 });
@@ -98,7 +98,7 @@ describe("webhook events are applied as the processor's objects say (CR-14.3, CR
 
   it('CR-14.2 answers 500 when the processor cannot be asked, so that the event is delivered again, then applies it', async () => {
     const { processor, deliver, balance } = setUp();
-    processor.intents.set('pi_later', { id: 'pi_later', status: 'succeeded', amountReceivedCents: 500, metadata: METADATA });
+    processor.intents.set('pi_later', { id: 'pi_later', status: 'succeeded', amountReceivedCents: 500, currency: 'usd', metadata: METADATA });
     processor.down = true;
     const object = { id: 'pi_later', object: 'payment_intent', status: 'succeeded', amount_received: 500, metadata: METADATA };
     expect(await deliver('payment_intent.succeeded', object)).toMatchObject({ status: 500 });

@@ -22,7 +22,7 @@ export async function withProcessorObjects(processor: RetrievingProcessor, event
     case 'payment_intent.succeeded': {
       const intent = await processor.retrievePaymentIntent(event.paymentIntentId);
       if (!intent) return unknownObject('PaymentIntent', event.paymentIntentId);
-      const read = intent.status === 'succeeded' ? readTopUp(intent.metadata, intent.amountReceivedCents) : `status ${intent.status}`;
+      const read = intent.status === 'succeeded' ? readTopUp(intent) : `status ${intent.status}`;
       return typeof read === 'string'
         ? { id: event.id, type: event.type, paymentIntentId: intent.id, topUp: null, ignoredBecause: read }
         : { id: event.id, type: event.type, paymentIntentId: intent.id, topUp: read };

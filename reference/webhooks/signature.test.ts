@@ -23,7 +23,7 @@ function succeededEvent(id: string): string {
 /** The Stripe processor's signature check, with every PaymentIntent the events name present at the processor (no network). */
 class OfflineProcessor extends StripeProcessor {
   override async retrievePaymentIntent(id: string): Promise<RetrievedPaymentIntent> {
-    return { id, status: 'succeeded', amountReceivedCents: 500, metadata: { credit402_client_id: CLIENT, credit402_top_up_units: '50000' } };
+    return { id, status: 'succeeded', amountReceivedCents: 500, currency: 'usd', metadata: { credit402_client_id: CLIENT, credit402_top_up_units: '50000' } };
   }
 }
 
@@ -39,7 +39,7 @@ describe('Stripe-Signature verification (CR-14.2)', () => {
     const body = succeededEvent(`sig${(count += 1)}`);
     return (await handler.handle(Buffer.from(body), header(body))).status;
   };
-  const balance = async (): Promise<number | undefined> => (await store.getClient(CLIENT))?.balance;
+  const balance = async (): Promise<number | undefined> => (await store.getClient(CLIENT))?.balances.usd;
 
   it('CR-14.2 accepts a header whose v1 values include the valid one, first or last, and ignores other schemes', async () => {
     const t = now();

@@ -17,7 +17,7 @@ describe.each(['fastify', 'express'] as const)('webhook endpoint on %s', (framew
   let control: EmulatorControl;
   let server: RunningServer;
   const store = new FlakyStore();
-  const balanceOf = async (clientId: string) => (await store.getClient(clientId))?.balance;
+  const balanceOf = async (clientId: string) => (await store.getClient(clientId))?.balances.usd;
   const delivered = (eventId: string) => control.waitForEvent((r) => r.event.id === eventId && r.attempts.length > 0);
 
   beforeAll(async () => {
@@ -151,7 +151,7 @@ describe('webhook deliveries in every order', () => {
       const clientId = (charge?.params.metadata as { credit402_client_id: string }).credit402_client_id;
       // 50001 credited; 101 + 400 refunded and disputed minor units = 50100 units, capped at 50001.
       const deducted = requestPathCredits ? 500 : 0;
-      expect(await store.getClient(clientId)).toMatchObject({ balance: 50_001 - 50_001 - deducted, topUps: 1 });
+      expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 50_001 - 50_001 - deducted }, topUps: 1 });
     },
   );
 });

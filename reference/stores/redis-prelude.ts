@@ -1,0 +1,55 @@
+// Lua helpers every Redis store script starts with: client hashes, per-currency balances, the lazy migration, the log.
+//
+// Exactness: stored values are Redis integers (64-bit). Arithmetic is done by HINCRBY on the decimal
+// strings passed in ARGV, never by Lua. Lua numbers are doubles, used only to compare values that are at
+// most 2^53 - 1 (the store never lets a balance pass it), which doubles hold exactly. Scripts return
+// balances as the stored decimal string, not as an integer reply, because node-redis 5 decodes integer
+// replies within 46 of 2^53 - 1 inexactly.
+//
+// Migration (balances per currency): a client hash written before balances had a currency holds one
+// field `balance`. Every script that touches a client hash first calls `migrate`, which moves that field
+// into `balance:<legacy currency>` inside the same atomic script: the first touch migrates, later touches
+// find nothing to move. It adds (HINCRBY) rather than sets, so a balance an older process wrote after the
+// migration (during a rolling upgrade) is merged, not lost; a zero balance is left absent.
+
+/** Shared Lua definitions; a script's own code follows it. */
+export const PRELUDE = `
+local MAX_SAFE = 9007199254740991
+local function balance_field(currency)
+  return 'balance:' .. currency
+end
+-- Moves a balance written before balances had a currency (field 'balance') to the legacy currency.
+local function migrate(key, legacy)
+  local old = redis.call('HGET', key, 'balance')
+  if not old then return end
+  if old ~= '0' then redis.call('HINCRBY', key, balance_field(legacy), old) end
+  redis.call('HDEL', key, 'balance')
+end
+-- The balance in a currency as stored decimal text; '0' when the currency was never held.
+local function balance_of(key, currency)
+  return redis.call('HGET', key, balance_field(currency)) or '0'
+end
+local function ensure_client(key, now)
+  redis.call('HSETNX', key, 'top_ups', '0')
+  redis.call('HSETNX', key, 'created_at', now)
+end
+local function overflows(key, currency, amount)
+  return tonumber(balance_of(key, currency)) > MAX_SAFE - tonumber(amount)
+end
+-- Decimal text of an integer-valued double (exact below 2^53); HINCRBY needs text, not '1e+15'.
+local function int(n)
+  return string.format('%d', n)
+end
+local function overflow_error(amount)
+  return redis.error_reply('CREDIT402_OVERFLOW adding ' .. amount .. ' would exceed Number.MAX_SAFE_INTEGER')
+end
+-- Appends one entry to a log stream, drops entries older than ttl seconds, and expires the key ttl
+-- seconds after this append, so no log key outlives its newest entry by more than ttl.
+local function append_log(key, ttl, fields)
+  local now = redis.call('TIME')
+  local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local min_id = string.format('%d', now_ms - ttl * 1000)
+  redis.call('XADD', key, 'MINID', min_id, '*', unpack(fields))
+  redis.call('EXPIRE', key, ttl)
+end
+`;
