@@ -95,6 +95,7 @@ import { createCredit402Fetch } from 'credit402/client';
 import { startReferenceServer, loadServerConfig } from 'credit402/server';
 import { startEmulator, EmulatorControl, type RunningEmulator } from 'credit402-stripe-emulator';
 import { uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { runConformance, readProfile } from 'credit402-conformance';
 import { validatePaymentRequired } from 'credit402-conformance/schemas';
 
@@ -113,9 +114,10 @@ const emulator: RunningEmulator = await startEmulator({ port: 0 });
 const control = new EmulatorControl(emulator.controlUrl);
 const paidFetch = createCredit402Fetch({ onPaymentRequired: async ({ accepts }) => ({ paymentMethodId: 'pm_card_visa', topUpAmount: accepts.minTopUp }) });
 const card: string = uniqueCardNumber();
+const port: number = await freePort();
 const ok: boolean = validatePaymentRequired({}).ok;
 const code: string = new Credit402ConfigError('ERR_ROUTES', 'x').code;
-export { app, middleware, control, paidFetch, card, ok, code, RedisStore, SqliteStore, startReferenceServer, loadServerConfig, runConformance, readProfile };
+export { app, middleware, control, paidFetch, card, port, ok, code, RedisStore, SqliteStore, startReferenceServer, loadServerConfig, runConformance, readProfile };
 `;
 
 /** Starts `command` and resolves with its first output line matching `pattern`; the child is returned for stopping. */

@@ -122,7 +122,7 @@ export async function measureFirstPayments(config: string, processes: PaymentPro
       idempotencyKey: `credit402-bench-${clientId}`,
       metadata: { credit402_client_id: clientId },
     });
-    if (charge.status !== 'succeeded') throw new Error(`charge ${charge.status}`);
+    if (!charge.succeeded) throw new Error(`charge ${charge.reason}`);
   };
   const stripe = new Stripe(SECRET_KEY, { ...apiBase(emulator.url), maxNetworkRetries: 0, telemetry: false });
   const paymentIntent = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 // Reads the Redis server's CPU time (INFO cpu), to charge a run's Redis work per request; other clients add noise.
 import { createClient } from 'redis';
-import { redisUrl } from './stores.ts';
+import { redisUrlFromEnv } from '../reference/testing/redis.ts';
 
 /** An open connection that reads Redis's used CPU (user + system) in microseconds. */
 export interface RedisCpuProbe {
@@ -15,7 +15,7 @@ function field(info: string, name: string): number {
 
 /** Connects to the bench's Redis. */
 export async function openRedisCpuProbe(): Promise<RedisCpuProbe> {
-  const client = createClient({ url: redisUrl() });
+  const client = createClient({ url: redisUrlFromEnv() });
   client.on('error', () => {});
   await client.connect();
   return {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoreConfig } from '../reference/server/server-config.ts';
-import { deleteKeys, pingRedis } from '../reference/testing/redis.ts';
+import { deleteKeys, pingRedis, redisUrlFromEnv } from '../reference/testing/redis.ts';
 import type { StoreKind } from './options.ts';
 
 /** A store configuration for one server, and how to remove what it left. */
@@ -14,15 +14,10 @@ export interface PreparedStore {
   cleanup(): Promise<void>;
 }
 
-/** The Redis server the bench uses: REDIS_URL or the local default. */
-export function redisUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-}
-
 /** Resolves to null when Redis answers PING, else to the reason it does not. */
 export async function redisUnavailable(): Promise<string | null> {
   try {
-    await pingRedis(redisUrl(), 2000);
+    await pingRedis(redisUrlFromEnv(), 2000);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -41,7 +36,7 @@ export function prepareStore(kind: StoreKind, runId: string, name: string): Prep
     }
     case 'redis': {
       const keyPrefix = `credit402-bench:${runId}:${name}:`;
-      return { config: { kind, url: redisUrl(), keyPrefix }, location: `${redisUrl()} ${keyPrefix}*`, cleanup: async () => void (await deleteKeys(redisUrl(), keyPrefix)) };
+      return { config: { kind, url: redisUrlFromEnv(), keyPrefix }, location: `${redisUrlFromEnv()} ${keyPrefix}*`, cleanup: async () => void (await deleteKeys(redisUrlFromEnv(), keyPrefix)) };
     }
   }
 }

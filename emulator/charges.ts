@@ -1,8 +1,6 @@
 // Charges: the `ch_…` created by each payment attempt (succeeded, failed or pending), GET /v1/charges/:id and GET /v1/disputes/:id.
-import { resourceMissing } from './errors.ts';
-import { expandObject } from './expand.ts';
+import { foundOr404, retrieveRoute } from './retrieve-route.ts';
 import { newId, unixNow } from './ids.ts';
-import { list, parseWith, string } from './param-schema.ts';
 import type { ApiRoute, EmulatorState } from './context.ts';
 import type { Charge, PaymentIntent, PaymentMethod } from './objects.ts';
 
@@ -86,24 +84,6 @@ export function createChargeWithoutPaymentIntent(state: EmulatorState, method: P
 }
 
 export const chargeRoutes: ApiRoute[] = [
-  {
-    method: 'GET',
-    pattern: '/v1/charges/:id',
-    handle(req, state) {
-      const p = parseWith(req.params, { expand: list(string()) });
-      const charge = state.store.charges.get(req.pathParams.id ?? '');
-      if (!charge) throw resourceMissing('charge', req.pathParams.id ?? '');
-      return expandObject(charge, p.expand, (id) => state.store.find(id));
-    },
-  },
-  {
-    method: 'GET',
-    pattern: '/v1/disputes/:id',
-    handle(req, state) {
-      const p = parseWith(req.params, { expand: list(string()) });
-      const dispute = state.store.disputes.get(req.pathParams.id ?? '');
-      if (!dispute) throw resourceMissing('dispute', req.pathParams.id ?? '');
-      return expandObject(dispute, p.expand, (id) => state.store.find(id));
-    },
-  },
+  retrieveRoute('/v1/charges/:id', (state, id) => foundOr404(state.store.charges.get(id), 'charge', id)),
+  retrieveRoute('/v1/disputes/:id', (state, id) => foundOr404(state.store.disputes.get(id), 'dispute', id)),
 ];

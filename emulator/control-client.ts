@@ -96,6 +96,11 @@ export class EmulatorControl {
     return this.#call('POST', '/webhooks', { url, secret });
   }
 
+  /** The registered webhook endpoints (their secrets are never read back). */
+  webhooks(): Promise<WebhookEndpointInfo[]> {
+    return this.#call('GET', '/webhooks');
+  }
+
   /** Sends an event again to every endpoint; resolves with the new delivery attempts. */
   redeliver(eventId: string): Promise<DeliveryAttempt[]> {
     return this.#call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`);

@@ -8,6 +8,14 @@ import { disputePaymentIntent, refundPaymentIntent } from './refunds-disputes.ts
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from './context.ts';
 
+/** The path prefix of the control API on the emulator's origin. */
+export const CONTROL_PREFIX = '/_emulator';
+
+/** The control API's base URL of the emulator whose Stripe API is at `apiUrl` (what `RunningEmulator.controlUrl` is). */
+export function controlUrlOf(apiUrl: string): string {
+  return `${apiUrl.replace(/\/$/, '')}${CONTROL_PREFIX}`;
+}
+
 type Body = Record<string, unknown>;
 interface ControlRoute {
   method: 'GET' | 'POST' | 'DELETE';
@@ -145,10 +153,10 @@ const ROUTES: readonly ControlRoute[] = [
   },
 ];
 
-/** Handles a request whose path starts with `/_emulator`. */
+/** Handles a request whose path starts with {@link CONTROL_PREFIX}. */
 export async function handleControlRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator');
-  const subpath = url.pathname.slice('/_emulator'.length).replace(/\/$/, '');
+  const subpath = url.pathname.slice(CONTROL_PREFIX.length).replace(/\/$/, '');
   const send = (status: number, value: unknown) => sendJson(res, status, JSON.stringify(value, null, 2));
   try {
     const raw = await readBody(req);

@@ -1,5 +1,6 @@
 // /v1/customers: create (attaching a payment method), retrieve, and search with Stripe's indexing lag.
-import { invalidRequest, resourceMissing } from './errors.ts';
+import { invalidRequest } from './errors.ts';
+import { foundOr404, retrieveRoute } from './retrieve-route.ts';
 import { expandObject } from './expand.ts';
 import { customerMatcher } from './customer-search.ts';
 import { newId, randomBase62, unixNow } from './ids.ts';
@@ -23,9 +24,7 @@ const searchSchema = { query: string(), limit: integer, page: string(), expand: 
 
 /** A customer by id, or Stripe's 404 naming `param`. */
 export function findCustomer(state: EmulatorState, id: string, param = 'id'): Customer {
-  const customer = state.store.customers.get(id);
-  if (!customer) throw resourceMissing('customer', id, param);
-  return customer;
+  return foundOr404(state.store.customers.get(id), 'customer', id, param);
 }
 
 /** Attaches `paymentMethodId` to `customerId`; the shared test ids (`pm_card_visa`) stay unattached. */
@@ -110,12 +109,5 @@ export const customerRoutes: ApiRoute[] = [
       return expandObject(result, p.expand, (id) => state.store.find(id));
     },
   },
-  {
-    method: 'GET',
-    pattern: '/v1/customers/:id',
-    handle(req, state) {
-      const p = parseWith(req.params, { expand: list(string()) });
-      return expandObject(findCustomer(state, req.pathParams.id ?? ''), p.expand, (id) => state.store.find(id));
-    },
-  },
+  retrieveRoute('/v1/customers/:id', (state, id) => findCustomer(state, id)),
 ];

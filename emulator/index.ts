@@ -1,6 +1,7 @@
 // Public entry point of the Stripe emulator: start an instance, get its URLs, close it.
 import { EmulatorState } from './context.ts';
-import { CONTROL_PREFIX, createEmulatorServer } from './server.ts';
+import { controlUrlOf } from './control-routes.ts';
+import { createEmulatorServer } from './server.ts';
 import type { AddressInfo } from 'node:net';
 import type { WebhookEndpointInfo } from './control-types.ts';
 
@@ -55,7 +56,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url,
-    controlUrl: `${url}${CONTROL_PREFIX}`,
+    controlUrl: controlUrlOf(url),
     controlApi,
     port,
     host,
@@ -65,5 +66,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 export { EmulatorControl } from './control-client.ts';
+export { CONTROL_PREFIX, controlUrlOf } from './control-routes.ts';
 export { signPayload } from './webhooks.ts';
 export type * from './control-types.ts';

@@ -1,7 +1,8 @@
 // /v1/payment_intents: create (optionally confirming), retrieve, and list by customer.
 import { confirmPayment } from './confirm-payment.ts';
 import { checkChargeAmount, parseCurrency } from './currency.ts';
-import { invalidRequest, resourceMissing } from './errors.ts';
+import { invalidRequest } from './errors.ts';
+import { foundOr404, retrieveRoute } from './retrieve-route.ts';
 import { expandObject } from './expand.ts';
 import { findCustomer } from './customers-api.ts';
 import { findPaymentMethod } from './payment-methods-api.ts';
@@ -119,9 +120,7 @@ function newIntent(p: CreateParams, currency: string, method: PaymentMethod | un
 
 /** A payment intent by id, or Stripe's 404. */
 export function findPaymentIntent(state: EmulatorState, id: string, param = 'id'): PaymentIntent {
-  const intent = state.store.paymentIntents.get(id);
-  if (!intent) throw resourceMissing('payment_intent', id, param);
-  return intent;
+  return foundOr404(state.store.paymentIntents.get(id), 'payment_intent', id, param);
 }
 
 export const paymentIntentRoutes: ApiRoute[] = [
@@ -151,14 +150,7 @@ export const paymentIntentRoutes: ApiRoute[] = [
       return expandObject(intent, p.expand, (id) => state.store.find(id));
     },
   },
-  {
-    method: 'GET',
-    pattern: '/v1/payment_intents/:id',
-    handle(req, state) {
-      const p = parseWith(req.params, { expand: list(string()), client_secret: string() });
-      return expandObject(findPaymentIntent(state, req.pathParams.id ?? ''), p.expand, (id) => state.store.find(id));
-    },
-  },
+  retrieveRoute('/v1/payment_intents/:id', (state, id) => findPaymentIntent(state, id), ['client_secret']),
   {
     method: 'GET',
     pattern: '/v1/payment_intents',

@@ -1,5 +1,6 @@
 // /v1/payment_methods: create card payment methods (Luhn, expiry, CVC checks) and retrieve them by id.
-import { cardError, missingParam, resourceMissing } from './errors.ts';
+import { cardError, missingParam } from './errors.ts';
+import { foundOr404, retrieveRoute } from './retrieve-route.ts';
 import { expandObject } from './expand.ts';
 import { luhnValid } from './cards.ts';
 import { newId, unixNow } from './ids.ts';
@@ -40,9 +41,7 @@ function checkCard(card: { number: string; exp_month: number; exp_year: number; 
 
 /** A payment method by id, or Stripe's 404 naming `param`. */
 export function findPaymentMethod(state: EmulatorState, id: string, param = 'id'): PaymentMethod {
-  const method = state.store.paymentMethods.get(id);
-  if (!method) throw resourceMissing('PaymentMethod', id, param);
-  return method;
+  return foundOr404(state.store.paymentMethods.get(id), 'PaymentMethod', id, param);
 }
 
 export const paymentMethodRoutes: ApiRoute[] = [
@@ -65,12 +64,5 @@ export const paymentMethodRoutes: ApiRoute[] = [
       return expandObject(method, p.expand, (id) => state.store.find(id));
     },
   },
-  {
-    method: 'GET',
-    pattern: '/v1/payment_methods/:id',
-    handle(req, state) {
-      const p = parseWith(req.params, { expand: list(string()) });
-      return expandObject(findPaymentMethod(state, req.pathParams.id ?? ''), p.expand, (id) => state.store.find(id));
-    },
-  },
+  retrieveRoute('/v1/payment_methods/:id', (state, id) => findPaymentMethod(state, id)),
 ];

@@ -1,13 +1,11 @@
 // The HTTP server: sends /_emulator to the control API (when it is on) and everything else to the Stripe API, and tracks sockets.
 import { createServer } from 'node:http';
 import { handleApiRequest } from './api-handler.ts';
-import { handleControlRequest } from './control-routes.ts';
+import { CONTROL_PREFIX, handleControlRequest } from './control-routes.ts';
 import { sendJson } from './http-io.ts';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { EmulatorState } from './context.ts';
-
-export const CONTROL_PREFIX = '/_emulator';
 
 /** A server whose `destroy()` ends every connection, including requests held by `timeout` faults. */
 export interface EmulatorServer {

@@ -1,5 +1,5 @@
 // The Stripe emulator of a run: started in-process on the profile's fixed address, or one already running.
-import { startEmulator } from 'credit402-stripe-emulator';
+import { controlUrlOf, startEmulator } from 'credit402-stripe-emulator';
 
 /** The emulator the suite and the target use. */
 export interface RunEmulator {
@@ -9,7 +9,7 @@ export interface RunEmulator {
 
 async function answersAsEmulator(url: string): Promise<boolean> {
   try {
-    const response = await fetch(`${url}/_emulator`, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(controlUrlOf(url), { signal: AbortSignal.timeout(2000) });
     return response.ok && ((await response.json()) as { ok?: unknown }).ok === true;
   } catch {
     return false;
@@ -41,7 +41,7 @@ export async function startRunEmulator(host: string, port: number): Promise<RunE
 /** Checks that `url` is a running emulator (its control API answers); nothing to stop afterwards. */
 export async function useRunningEmulator(url: string): Promise<RunEmulator> {
   if (!(await answersAsEmulator(url))) {
-    throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${url}/_emulator); start one with \`npx credit402-stripe-emulator --port N\``);
+    throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${controlUrlOf(url)}); start one with \`npx credit402-stripe-emulator --port N\``);
   }
   return { url, close: async () => {} };
 }

@@ -1,7 +1,7 @@
 // Starts or checks the target under test: a running URL, or a shell command started as a child process group.
 import { writeFileSync } from 'node:fs';
 import type { TargetChoice } from './cli-options.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { ProcessGroup } from './process-group.ts';
 import type { Teardown } from './teardown.ts';
 import { waitForHttp } from './wait-for-http.ts';

@@ -13,7 +13,8 @@ import {
   handlerRan,
   nullMembers,
 } from '../world/judge.ts';
-import { requestLine, type ConformanceWorld } from '../world/world.ts';
+import { routeKeyOf } from '../world/request-line.ts';
+import type { ConformanceWorld } from '../world/world.ts';
 
 const challengeOf = (world: ConformanceWorld): Record<string, unknown> => decodedChallenge(world.answer, world.last);
 const acceptsOf = (world: ConformanceWorld): Record<string, unknown> => {
@@ -110,12 +111,12 @@ Then('the error message names the amounts {int} and {int}', function (this: Conf
 });
 
 Then('the handler did not run', function (this: ConformanceWorld) {
-  const { key } = requestLine(`${this.last.request.method} ${this.last.path}`);
+  const key = routeKeyOf(this.last);
   assert.ok(!handlerRan(this.last, key), `the handler of ${key} must not run: status ${answerOf(this.last).status} ${this.answer.text}`);
 });
 
 Then('the handler ran', function (this: ConformanceWorld) {
-  const { key } = requestLine(`${this.last.request.method} ${this.last.path}`);
+  const key = routeKeyOf(this.last);
   assert.ok(handlerRan(this.last, key), `the handler of ${key} should have answered: status ${answerOf(this.last).status} ${this.answer.text}`);
 });
 

@@ -1,11 +1,9 @@
 // Steps of the optional capabilities (PROFILE.md, Capabilities): store outages on demand and the client's records.
 import assert from 'node:assert/strict';
 import { defineParameterType, Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import { capabilities } from '../world/capabilities.ts';
 import { expectBalanceReconciles, expectClientRecord, expectRecords, expectServiceUnavailable, type ExpectedRecord } from '../world/capability-judge.ts';
 import { checkFor } from '../world/check.ts';
 import type { StoreOperation } from '../world/control-routes.ts';
-import { robustness } from '../world/robustness.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 
 defineParameterType({
@@ -15,19 +13,19 @@ defineParameterType({
 });
 
 Given("the store fails every {storeOperation} for the card's client", async function (this: ConformanceWorld, operation: StoreOperation) {
-  await capabilities(this).arm({ clientId: this.card().clientId, operation });
+  await this.capabilities.arm({ clientId: this.card().clientId, operation });
 });
 
 Given("the store fails every {storeOperation} for the card's client after the first", async function (this: ConformanceWorld, operation: StoreOperation) {
-  await capabilities(this).arm({ clientId: this.card().clientId, operation, skip: 1 });
+  await this.capabilities.arm({ clientId: this.card().clientId, operation, skip: 1 });
 });
 
 Given("the store loses the reply of the next {storeOperation} for the card's client", async function (this: ConformanceWorld, operation: StoreOperation) {
-  await capabilities(this).arm({ clientId: this.card().clientId, operation, count: 1, replyLost: true });
+  await this.capabilities.arm({ clientId: this.card().clientId, operation, count: 1, replyLost: true });
 });
 
 When('the store is back', async function (this: ConformanceWorld) {
-  await capabilities(this).storeBack();
+  await this.capabilities.storeBack();
 });
 
 Then('the answer is 503 service_unavailable with Retry-After 1', function (this: ConformanceWorld) {
@@ -35,21 +33,21 @@ Then('the answer is 503 service_unavailable with Retry-After 1', function (this:
 });
 
 Then("the target answered the charge's payment_intent.succeeded event with 5xx", async function (this: ConformanceWorld) {
-  const view = capabilities(this);
+  const view = this.capabilities;
   const chargeId = await view.chargeId();
   const record = await view.deliveredEvent(chargeId);
-  assert.ok(record, `the processor's payment_intent.succeeded event of ${chargeId} never reached ${view.webhookUrl}`);
-  const statuses = record.attempts.filter((attempt) => attempt.url === view.webhookUrl).map((attempt) => attempt.status ?? attempt.error);
+  assert.ok(record, `the processor's payment_intent.succeeded event of ${chargeId} never reached ${this.webhookUrl}`);
+  const statuses = record.attempts.filter((attempt) => attempt.url === this.webhookUrl).map((attempt) => attempt.status ?? attempt.error);
   checkFor('CR-14.2', () => assert.ok(statuses.every((status) => typeof status === 'number' && status >= 500), `while the store fails, a verified event is answered 5xx; got ${statuses.join(', ')}`));
   // "the processor delivers that event again" redelivers it.
-  robustness(this).lastEventId = record.event.id;
+  this.robustness.lastEventId = record.event.id;
 });
 
 /** The rows of a records table: type, amount, and paymentIntentId (`$charge`: the scenario's charge) or resource. */
 async function expectedRows(world: ConformanceWorld, table: DataTable): Promise<ExpectedRecord[]> {
   const rows: ExpectedRecord[] = [];
   for (const { type = '', amount = '', currency = '', paymentIntentId = '', resource = '' } of table.hashes()) {
-    const intent = paymentIntentId === '$charge' ? await capabilities(world).chargeId() : paymentIntentId;
+    const intent = paymentIntentId === '$charge' ? await world.capabilities.chargeId() : paymentIntentId;
     rows.push({ type, amount: Number(amount), currency, ...(intent ? { paymentIntentId: intent } : {}), ...(resource ? { resource } : {}) });
   }
   return rows;
@@ -64,12 +62,12 @@ const asExpected = (record: Record<string, unknown>): ExpectedRecord => ({
 });
 
 async function expectNow(world: ConformanceWorld, expected: ExpectedRecord[]): Promise<void> {
-  const { records } = await capabilities(world).records();
+  const { records } = await world.capabilities.records();
   expectRecords(records, expected, world.card().clientId);
 }
 
 When("I note the client's transaction records", async function (this: ConformanceWorld) {
-  const view = capabilities(this);
+  const view = this.capabilities;
   view.noted = await view.records();
 });
 
@@ -78,22 +76,22 @@ Then("the client's transaction records are:", async function (this: ConformanceW
 });
 
 Then("the client's transaction records are as before", async function (this: ConformanceWorld) {
-  const noted = capabilities(this).noted;
+  const noted = this.capabilities.noted;
   assert.ok(noted, "note the client's transaction records first");
   await expectNow(this, noted.records.map(asExpected));
 });
 
 Then("the client's transaction records are as before plus:", async function (this: ConformanceWorld, table: DataTable) {
-  const noted = capabilities(this).noted;
+  const noted = this.capabilities.noted;
   assert.ok(noted, "note the client's transaction records first");
   await expectNow(this, [...noted.records.map(asExpected), ...(await expectedRows(this, table))]);
 });
 
 Then("the client's record has balance {int} {word} and topUps {int}", async function (this: ConformanceWorld, balance: number, currency: string, topUps: number) {
-  expectClientRecord((await capabilities(this).records()).client, { [currency]: balance }, topUps);
+  expectClientRecord((await this.capabilities.records()).client, { [currency]: balance }, topUps);
 });
 
 Then("the client's balance is its top-ups minus its deductions", async function (this: ConformanceWorld) {
-  const { client, records } = await capabilities(this).records();
+  const { client, records } = await this.capabilities.records();
   expectBalanceReconciles(client, records);
 });

@@ -4,7 +4,8 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { atOnce, expectCreditsLadder, expectRestInsufficient, servedOf } from '../world/concurrency.ts';
 import { succeededIntentIds } from '../world/journal-queries.ts';
 import { expectHeldTogetherOneKey } from '../world/processor-judge.ts';
-import { requestLine, type CardRole, type ConformanceWorld } from '../world/world.ts';
+import { requestLine, routeKeyOf } from '../world/request-line.ts';
+import type { CardRole, ConformanceWorld } from '../world/world.ts';
 
 Given(
   'the processor holds the first {int} PaymentIntent creations for {card} together \\(at most {int} ms)',
@@ -27,12 +28,12 @@ When('I pay for {string} with {card} {int} times at once', async function (this:
 });
 
 Then('exactly {int} of the answers were served', function (this: ConformanceWorld, count: number) {
-  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  const key = routeKeyOf(this.last);
   assert.equal(servedOf(this.batch, key).length, count, 'served answers');
 });
 
 Then('all {int} answers were served', function (this: ConformanceWorld, count: number) {
-  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  const key = routeKeyOf(this.last);
   assert.equal(this.batch.length, count);
   assert.equal(servedOf(this.batch, key).length, count, 'served answers');
 });
@@ -44,7 +45,7 @@ Then('the other {int} answers are the insufficient-credits challenge for {string
 Then(
   'the served creditsRemaining values are the multiples of {int} from {int} to {int}, each once',
   function (this: ConformanceWorld, step: number, from: number, to: number) {
-    const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+    const key = routeKeyOf(this.last);
     expectCreditsLadder(servedOf(this.batch, key), step, from, to);
   },
 );
@@ -55,7 +56,7 @@ Then('the PaymentIntent creations the processor held together carry one idempote
 
 Then('every chargeId names a PaymentIntent the processor charged', async function (this: ConformanceWorld) {
   const charged = new Set(succeededIntentIds(await this.processor.scenarioEntries()));
-  const key = requestLine(`${this.last.request.method} ${this.last.path}`).key;
+  const key = routeKeyOf(this.last);
   const chargeIds = servedOf(this.batch, key).flatMap((response) => (response.chargeId === undefined ? [] : [response.chargeId]));
   assert.ok(chargeIds.length >= 1, 'at least one answer carries the chargeId of the first charge');
   for (const chargeId of chargeIds) assert.ok(charged.has(chargeId), `chargeId ${chargeId} is not a succeeded PaymentIntent of this scenario`);

@@ -6,12 +6,10 @@ import { checkFor } from '../world/check.ts';
 import { describeFailures, runFuzz, type FuzzReport } from '../world/fuzz/run.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 
-const reports = new WeakMap<ConformanceWorld, FuzzReport>();
-
 When('I send {int} generated payment headers to {string}', { timeout: 180_000 }, async function (this: ConformanceWorld, runs: number, line: string) {
   const seed = this.parameters.fuzzSeed ?? 402;
   const report = await runFuzz(this, line, this.parameters.fuzzRuns ?? runs, seed);
-  reports.set(this, report);
+  this.fuzzReport = report;
   const summary = `fuzz: seed ${seed}, ${report.runs} values in ${report.durationMs} ms; ${Object.entries(report.kinds).map(([kind, n]) => `${kind} ${n}`).join(', ')}`;
   this.notes.push(summary);
   if (report.failures.length > 0) this.notes.push('the generated requests are not listed below: the failure message shows one full example per failure class');
@@ -28,7 +26,7 @@ const servedUnpaid = (failure: FuzzReport['failures'][number]): boolean => {
 };
 
 Then('every generated header got a 402 challenge or an "invalid_payment" payment error, and none reached the processor', function (this: ConformanceWorld) {
-  const report = reports.get(this);
+  const report = this.fuzzReport;
   assert.ok(report, 'no fuzz run in this scenario');
   const wire = report.failures.filter(servedUnpaid);
   checkFor(['CR-4.6', 'CR-8.11'], () => {

@@ -2,6 +2,7 @@
 import { When, type DataTable } from '@cucumber/cucumber';
 import type { Encoding } from '../world/base64-json.ts';
 import { MALFORMATIONS } from '../world/malformed.ts';
+import { named } from '../world/named.ts';
 import type { CardRole, ConformanceWorld } from '../world/world.ts';
 
 When('I request {string} without a payment header', async function (this: ConformanceWorld, line: string) {
@@ -50,8 +51,7 @@ When('I send the payment header {string} to {string}', async function (this: Con
 });
 
 When("I send the card's payment header with {string} to {string}", async function (this: ConformanceWorld, name: string, line: string) {
-  const malform = MALFORMATIONS[name];
-  if (!malform) throw new Error(`unknown malformation "${name}"; known: ${Object.keys(MALFORMATIONS).join(', ')}`);
+  const malform = named(MALFORMATIONS, name, 'malformation');
   await this.send(line, { payment: malform(this.paymentJson('the card')) });
 });
 

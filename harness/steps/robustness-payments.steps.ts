@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { paymentIntentCreations, succeededIntentIds } from '../world/journal-queries.ts';
 import { expectOneChargeLadder, servedCount, servedOrUnavailable } from '../world/serialised-payments.ts';
-import { requestLine, type ConformanceWorld } from '../world/world.ts';
-
-const keyOfLast = (world: ConformanceWorld): string => requestLine(`${world.last.request.method} ${world.last.path}`).key;
+import { requestLine, routeKeyOf } from '../world/request-line.ts';
+import type { ConformanceWorld } from '../world/world.ts';
 
 Then(
   'every answer was served or refused with 503 service_unavailable, and the served ones used one top-up of {int} units',
   function (this: ConformanceWorld, topUp: number) {
-    const key = keyOfLast(this);
+    const key = routeKeyOf(this.last);
     const served = servedOrUnavailable(this.batch, key);
     this.notes.push(`${served.length} of ${this.batch.length} served`);
     expectOneChargeLadder(served, topUp, this.route(key).amount);
@@ -52,7 +51,7 @@ Then("every PaymentIntent creation in this scenario carries the first attempt's 
 Then(
   'the retry was served from the single top-up of {int} units, the abandoned request served or not',
   function (this: ConformanceWorld, topUp: number) {
-    const key = keyOfLast(this);
+    const key = routeKeyOf(this.last);
     const response = this.served();
     const count = servedCount(response.creditsRemaining, topUp, this.route(key).amount, [1, 2]);
     this.notes.push(count === 2 ? 'the abandoned request was served (its price was deducted)' : 'the abandoned request was not served');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Then } from '@cucumber/cucumber';
 import { checkFor } from '../world/check.ts';
 import { expectChallenge, expectPaymentError, kindOf } from '../world/judge.ts';
+import { routeKeyOf } from '../world/request-line.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 
 /** The payment error code of the last answer, if it is one. */
@@ -34,7 +35,7 @@ Then(
   function (this: ConformanceWorld, code: string, message: string, id: string) {
     const route = this.last.answer?.status === 402 && this.last.answer.paymentRequired !== undefined;
     if (route) {
-      expectChallenge(this.last, this.expect.challenge(`${this.last.request.method} ${this.last.path}`, this.last.path), 'plain');
+      expectChallenge(this.last, this.expect.challenge(routeKeyOf(this.last), this.last.path), 'plain');
       overridden(this, id, `the payment error ${code}`);
       return;
     }

@@ -8,8 +8,7 @@ import { Then, When } from '@cucumber/cucumber';
 import { encode } from '../world/base64-json.ts';
 import { checkFor } from '../world/check.ts';
 import { expectPaymentError } from '../world/judge.ts';
-import { robustness } from '../world/robustness.ts';
-import { post, type Delivery } from '../world/signed-events.ts';
+import { named } from '../world/named.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 
 When(
@@ -40,15 +39,9 @@ const SIGNED: Readonly<Record<string, (secret: string, body: string, now: number
 When(
   'its {string} event is delivered to the webhook, signed with {string}',
   async function (this: ConformanceWorld, name: string, how: string) {
-    const sign = SIGNED[how];
-    if (!sign) throw new Error(`unknown signature form "${how}"; known: ${Object.keys(SIGNED).join(', ')}`);
-    const view = robustness(this);
-    const event = view.builtEvent(name);
-    const { url, secret } = view.webhook;
-    const text = JSON.stringify(event, null, 2);
-    const delivery: Delivery = { eventId: String(event.id), type: String(event.type), ...(await post(url, text, sign(secret, text, Math.floor(Date.now() / 1000)))) };
-    view.deliveries.push(delivery);
-    this.notes.push(`POST ${url} ${delivery.type} ${delivery.eventId} (signed with ${how}) → ${delivery.status} ${delivery.text.slice(0, 200)}`);
+    const sign = named(SIGNED, how, 'signature form');
+    const now = Math.floor(Date.now() / 1000);
+    await this.robustness.deliverSigned(this.robustness.builtEvent(name), `signed with ${how}`, (text, secret) => sign(secret, text, now));
   },
 );
 
@@ -68,12 +61,10 @@ const WITHOUT_PAYMENT_INTENT: Readonly<Record<string, (object: Record<string, un
 When(
   'its {string} event is delivered to the webhook with its payment_intent {string}',
   async function (this: ConformanceWorld, name: string, how: string) {
-    const strip = WITHOUT_PAYMENT_INTENT[how];
-    if (!strip) throw new Error(`unknown payment_intent change "${how}"; known: ${Object.keys(WITHOUT_PAYMENT_INTENT).join(', ')}`);
-    const view = robustness(this);
-    const event = structuredClone(view.builtEvent(name)) as { data: { object: Record<string, unknown> } } & Record<string, unknown>;
+    const strip = named(WITHOUT_PAYMENT_INTENT, how, 'payment_intent change');
+    const event = structuredClone(this.robustness.builtEvent(name)) as { data: { object: Record<string, unknown> } } & Record<string, unknown>;
     strip(event.data.object);
-    await view.deliver(event);
+    await this.robustness.deliver(event);
   },
 );
 

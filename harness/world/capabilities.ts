@@ -4,7 +4,6 @@ import type { EventRecord } from 'credit402-stripe-emulator';
 import { VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
 import { ControlRoutes, type RecordsView, type StoreFaultSpec, type StoreFaultState } from './control-routes.ts';
 import { succeededIntentIds } from './journal-queries.ts';
-import { robustness } from './robustness.ts';
 import type { ConformanceWorld } from './world.ts';
 
 /** How long the kit waits for the processor's events of a charge to reach the target before it lifts an outage. */
@@ -60,17 +59,12 @@ export class Capabilities {
     await this.clear();
   }
 
-  /** The webhook URL the emulator delivers to for this target (as robustness.ts registers it). */
-  get webhookUrl(): string {
-    return `${this.#world.parameters.targetUrl.replace(/\/$/, '')}${this.#world.profile.webhookPath ?? '/webhooks/stripe'}`;
-  }
-
   /** The PaymentIntent the scenario talks about: its one succeeded charge, else the one charged behind the target. */
   async chargeId(): Promise<string> {
     const ids = succeededIntentIds(await this.#world.processor.scenarioEntries());
     if (ids.length === 1 && ids[0] !== undefined) return ids[0];
     if (ids.length > 1) throw new Error(`the scenario has ${ids.length} succeeded PaymentIntents (${ids.join(', ')}); it must have one`);
-    return robustness(this.#world).paymentIntentId;
+    return this.#world.robustness.paymentIntentId;
   }
 
   /**
@@ -78,7 +72,7 @@ export class Capabilities {
    * (one per endpoint registered with its URL); undefined when it has none after `timeoutMs`.
    */
   async deliveredEvent(paymentIntentId: string, attempts = 1, timeoutMs = DELIVERY_WAIT_MS): Promise<EventRecord | undefined> {
-    const url = this.webhookUrl;
+    const url = this.#world.webhookUrl;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const record = (await this.#world.processor.control.events()).find(
@@ -97,17 +91,15 @@ export class Capabilities {
     if (endpoints === 0) return;
     for (const id of ids) {
       const record = await this.deliveredEvent(id, endpoints);
-      const made = record?.attempts.filter((attempt) => attempt.url === this.webhookUrl).length ?? 0;
+      const made = record?.attempts.filter((attempt) => attempt.url === this.#world.webhookUrl).length ?? 0;
       if (made < endpoints) this.#world.notes.push(`the event of ${id} reached the target's webhook ${made} of ${endpoints} times within ${DELIVERY_WAIT_MS} ms`);
     }
   }
 
   /** How many endpoints the emulator has registered with the target's webhook URL (parallel workers may each add one). */
   async #endpointsAtWebhookUrl(): Promise<number> {
-    const response = await fetch(`${this.#world.parameters.emulatorUrl.replace(/\/$/, '')}/_emulator/webhooks`, { signal: AbortSignal.timeout(10_000) });
-    const listed = (await response.json()) as Array<{ url?: string }> | { data?: Array<{ url?: string }> };
-    const endpoints = Array.isArray(listed) ? listed : (listed.data ?? []);
-    return endpoints.filter((endpoint) => endpoint.url === this.webhookUrl).length;
+    const endpoints = await this.#world.processor.control.webhooks();
+    return endpoints.filter((endpoint) => endpoint.url === this.#world.webhookUrl).length;
   }
 
   /** The records of the card's client. */
@@ -116,19 +108,9 @@ export class Capabilities {
   }
 }
 
-const views = new WeakMap<ConformanceWorld, Capabilities>();
-
-/** The scenario's capability view. */
-export function capabilities(world: ConformanceWorld): Capabilities {
-  let view = views.get(world);
-  if (!view) views.set(world, (view = new Capabilities(world)));
-  return view;
-}
-
 // Faults never outlive their scenario; one that never fired leaves the scenario inconclusive, as a processor fault does.
 After({ tags: '@store-faults' }, async function (this: ConformanceWorld) {
-  const view = views.get(this);
-  if (!view) return;
+  const view = this.capabilities;
   const unfired = await view.clear();
   if (unfired.length > 0 || view.unsupported.length > 0) {
     const reason = unfired.length > 0

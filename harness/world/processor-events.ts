@@ -1,18 +1,18 @@
 // The emulator's side of §14: the target's webhook endpoint registered once, payments made behind the target's back, deliveries awaited.
-import type { EmulatorControl } from 'credit402-stripe-emulator';
-import type { DeliveryAttempt, EventRecord, WebhookEndpointInfo } from 'credit402-stripe-emulator';
+import { controlUrlOf, EmulatorControl } from 'credit402-stripe-emulator';
+import type { DeliveryAttempt, EventRecord } from 'credit402-stripe-emulator';
+import { minorUnits } from './expectations.ts';
 
 const registrations = new Map<string, Promise<void>>();
 
-/** Registers `url` at the emulator unless an endpoint with that url exists already (once per process and emulator). */
-export function ensureWebhook(control: EmulatorControl, controlUrl: string, url: string, secret: string): Promise<void> {
-  const key = `${controlUrl} ${url}`;
+/** Registers `url` at the emulator of `emulatorUrl` unless an endpoint with that url exists already (once per process and emulator). */
+export function ensureWebhook(emulatorUrl: string, url: string, secret: string): Promise<void> {
+  const control = new EmulatorControl(controlUrlOf(emulatorUrl));
+  const key = `${controlUrlOf(emulatorUrl)} ${url}`;
   let pending = registrations.get(key);
   if (!pending) {
     pending = (async () => {
-      const response = await fetch(`${controlUrl.replace(/\/$/, '')}/webhooks`, { signal: AbortSignal.timeout(10_000) });
-      const listed = (await response.json()) as WebhookEndpointInfo[] | { data?: WebhookEndpointInfo[] };
-      const endpoints = Array.isArray(listed) ? listed : (listed.data ?? []);
+      const endpoints = await control.webhooks();
       if (!endpoints.some((endpoint) => endpoint.url === url)) await control.registerWebhook(url, secret);
     })();
     pending.catch(() => registrations.delete(key));
@@ -67,7 +67,7 @@ export interface BehindTargetCharge {
 export async function paymentIntentBehindTarget(apiUrl: string, secretKey: string, charge: BehindTargetCharge): Promise<Record<string, unknown> & { id: string; status: string }> {
   const metadata = charge.metadata ?? { credit402_client_id: charge.clientId, credit402_top_up_units: String(charge.units) };
   const form = new URLSearchParams({
-    amount: String(charge.amountCents ?? Math.ceil(charge.units / 100)),
+    amount: String(charge.amountCents ?? minorUnits(charge.units)),
     currency: charge.currency,
     payment_method: charge.paymentMethodId,
     confirm: 'true',

@@ -1,7 +1,7 @@
 // The scenario's view of the Stripe emulator: its journal entries (judged once none is in flight) and the faults it armed.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EmulatorControl } from 'credit402-stripe-emulator';
+import { controlUrlOf, EmulatorControl } from 'credit402-stripe-emulator';
 import type { ActiveFault, FaultKind, FaultSpec, JournalEntry } from 'credit402-stripe-emulator';
 import { describeEntry, revealedIds } from './journal-queries.ts';
 
@@ -68,7 +68,7 @@ export class ProcessorView {
 
   constructor(emulatorUrl: string, exclusive: boolean) {
     this.#apiUrl = emulatorUrl.replace(/\/$/, '');
-    this.control = new EmulatorControl(`${this.#apiUrl}/_emulator`);
+    this.control = new EmulatorControl(controlUrlOf(this.#apiUrl));
     this.exclusive = exclusive;
   }
 

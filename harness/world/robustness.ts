@@ -1,9 +1,10 @@
 // A scenario's state and actions for the robustness profile (§14): the webhook endpoint, the current PaymentIntent, deliveries.
 import assert from 'node:assert/strict';
 import { Before } from '@cucumber/cucumber';
-import { EmulatorControl } from 'credit402-stripe-emulator';
 import type { EventRecord } from 'credit402-stripe-emulator';
 import { readable } from './base64-json.ts';
+import { minorUnits } from './expectations.ts';
+import { named } from './named.ts';
 import { chargeBehindTarget, ensureWebhook, paymentIntentBehindTarget, redeliverAcknowledged, waitAcknowledged, type BehindTargetCharge } from './processor-events.ts';
 import { event, paymentIntent, post, signature, type Delivery, type TopUpEvents } from './signed-events.ts';
 import type { ConformanceWorld } from './world.ts';
@@ -28,16 +29,15 @@ export class Robustness {
 
   /** The webhook endpoint of the profile: URL and secret. */
   get webhook(): { url: string; secret: string } {
-    const { stripeWebhookSecret: secret, webhookPath = '/webhooks/stripe' } = this.#world.profile;
+    const secret = this.#world.profile.stripeWebhookSecret;
     if (!secret) throw new Error('the profile has no stripeWebhookSecret: judge up to --level strict, or add the robustness fields (harness/PROFILE.md)');
-    return { url: `${this.#world.parameters.targetUrl.replace(/\/$/, '')}${webhookPath}`, secret };
+    return { url: this.#world.webhookUrl, secret };
   }
 
   /** Registers the target's webhook endpoint with the emulator (once per run). */
   register(): Promise<void> {
     const { url, secret } = this.webhook;
-    const controlUrl = `${this.#world.parameters.emulatorUrl.replace(/\/$/, '')}/_emulator`;
-    return ensureWebhook(new EmulatorControl(controlUrl), controlUrl, url, secret);
+    return ensureWebhook(this.#world.parameters.emulatorUrl, url, secret);
   }
 
   get paymentIntentId(): string {
@@ -83,20 +83,28 @@ export class Robustness {
   }
 
   /** POSTs a harness-built event, signed as `how` says. */
-  async deliver(body: Record<string, unknown>, how: SignatureCase | 'a valid signature' = 'a valid signature'): Promise<Delivery> {
-    const { url, secret } = this.webhook;
-    const text = JSON.stringify(body, null, 2);
-    const signed: Record<typeof how, () => string | undefined> = {
-      'a valid signature': () => signature(text, secret),
+  deliver(body: Record<string, unknown>, how: SignatureCase | 'a valid signature' = 'a valid signature'): Promise<Delivery> {
+    const signed: Record<typeof how, (text: string, secret: string) => string | undefined> = {
+      'a valid signature': (text, secret) => signature(text, secret),
       'no signature': () => undefined,
       'a malformed signature': () => `t=${Math.floor(Date.now() / 1000)},v1=not-hex`,
-      'a signature made with another secret': () => signature(text, `${secret}x`),
-      'a signature 301 seconds old': () => signature(text, secret, Math.floor(Date.now() / 1000) - 301),
-      'a signature over other bytes': () => signature(JSON.stringify(body), secret),
+      'a signature made with another secret': (text, secret) => signature(text, `${secret}x`),
+      'a signature 301 seconds old': (text, secret) => signature(text, secret, Math.floor(Date.now() / 1000) - 301),
+      'a signature over other bytes': (_text, secret) => signature(JSON.stringify(body), secret),
     };
-    const delivery: Delivery = { eventId: String(body.id), type: String(body.type), ...(await post(url, text, signed[how]())) };
+    return this.deliverSigned(body, how, signed[how]);
+  }
+
+  /**
+   * POSTs a harness-built event (as indented JSON) with the `Stripe-Signature` header `sign` makes of that text and the
+   * webhook secret (none when it gives undefined); `label` names the signature in the transcript's notes.
+   */
+  async deliverSigned(body: Record<string, unknown>, label: string, sign: (text: string, secret: string) => string | undefined): Promise<Delivery> {
+    const { url, secret } = this.webhook;
+    const text = JSON.stringify(body, null, 2);
+    const delivery: Delivery = { eventId: String(body.id), type: String(body.type), ...(await post(url, text, sign(text, secret))) };
     this.deliveries.push(delivery);
-    this.#world.notes.push(`POST ${url} ${delivery.type} ${delivery.eventId} (${how}) → ${delivery.status} ${delivery.text.slice(0, 200)}`);
+    this.#world.notes.push(`POST ${url} ${delivery.type} ${delivery.eventId} (${label}) → ${delivery.status} ${delivery.text.slice(0, 200)}`);
     return delivery;
   }
 
@@ -173,7 +181,7 @@ export class Robustness {
    */
   async defectiveSucceeded(defect: string, units: number): Promise<Record<string, unknown>> {
     const clientId = this.#world.card().clientId;
-    const cents = Math.ceil(units / 100);
+    const cents = minorUnits(units);
     const charges: Record<string, Partial<BehindTargetCharge>> = {
       'status processing': { paymentMethodId: 'pm_usBankAccount' },
       'amount_received one minor unit short': { amountCents: cents - 1 },
@@ -181,8 +189,7 @@ export class Robustness {
       'a clientId that is not 64 hex': { metadata: { credit402_client_id: clientId.slice(1), credit402_top_up_units: String(units) } },
       'top-up units that are not an integer': { metadata: { credit402_client_id: clientId, credit402_top_up_units: `${units}.5` } },
     };
-    const charge = charges[defect];
-    if (!charge) throw new Error(`unknown defect "${defect}"; known: ${Object.keys(charges).join(', ')}`);
+    const charge = named(charges, defect, 'defect');
     const intent = await this.#heldPaymentIntent({ units, ...charge });
     // The body claims what a creditable top-up would: the target must believe the processor, not the body.
     const claimed = { status: 'succeeded', amount_received: Math.max(cents, Number(intent.amount_received) || 0) };
@@ -195,7 +202,7 @@ export class Robustness {
    */
   forgedSucceeded(forgery: 'unknown' | 'raised', units: number): Record<string, unknown> {
     const clientId = this.#world.card().clientId;
-    const cents = Math.ceil(units / 100);
+    const cents = minorUnits(units);
     if (forgery === 'unknown') return event('payment_intent.succeeded', paymentIntent(clientId, units, cents));
     const built = this.builtEvent('succeeded') as { data: { object: Record<string, unknown> } };
     const metadata = { credit402_client_id: clientId, credit402_top_up_units: String(units) };
@@ -209,9 +216,10 @@ export class Robustness {
     return event('charge.refunded', refund.data.object);
   }
 
-  /** Every harness delivery since `from` was answered 2xx without a protocol header (CR-14.2). */
-  expectAcknowledged(from = 0): void {
-    for (const delivery of this.deliveries.slice(from)) {
+  /** The harness made a delivery, and every one (with `lastOnly`, the last) was answered 2xx without a protocol header (CR-14.2). */
+  expectAcknowledged(lastOnly = false): void {
+    assert.ok(this.deliveries.length > 0, 'no delivery was made');
+    for (const delivery of lastOnly ? this.deliveries.slice(-1) : this.deliveries) {
       assert.ok(delivery.status >= 200 && delivery.status < 300, `${delivery.type} ${delivery.eventId} answered ${delivery.status}: ${delivery.text}`);
       assert.equal(delivery.headers['payment-required'], undefined, 'the webhook answer carries no payment-required');
       assert.equal(delivery.headers['payment-response'], undefined, 'the webhook answer carries no payment-response');
@@ -219,16 +227,7 @@ export class Robustness {
   }
 }
 
-const views = new WeakMap<ConformanceWorld, Robustness>();
-
-/** The scenario's robustness view. */
-export function robustness(world: ConformanceWorld): Robustness {
-  let view = views.get(world);
-  if (!view) views.set(world, (view = new Robustness(world)));
-  return view;
-}
-
 // Scenarios of the profile need the target's endpoint registered with the emulator before they start.
 Before({ tags: '@robustness' }, async function (this: ConformanceWorld) {
-  await robustness(this).register();
+  await this.robustness.register();
 });

@@ -2,7 +2,6 @@
 import { RequirementFailure } from './check.ts';
 import { checkHandlerRuns } from './handler-runs.ts';
 import { CHARGED_NOT_CREDITED_IDS, chargedButNotCredited, webhookCreditedIds } from './money-audit.ts';
-import { robustness } from './robustness.ts';
 import type { ConformanceWorld } from './world.ts';
 
 /** The requirements a handler-run finding names: the handler runs once, and only on success. */
@@ -18,7 +17,7 @@ export interface Audit {
 export async function auditScenario(world: ConformanceWorld): Promise<Audit> {
   const entries = await world.processor.scenarioEntries();
   const robust = world.tags.includes('@robustness');
-  const credited = robust ? webhookCreditedIds(await world.processor.control.events(), robustness(world).webhook.url) : new Set<string>();
+  const credited = robust ? webhookCreditedIds(await world.processor.control.events(), world.robustness.webhook.url) : new Set<string>();
   const failures = chargedButNotCredited(entries, world.target.exchanges, credited).map((finding) => new RequirementFailure(CHARGED_NOT_CREDITED_IDS, finding));
   const runs = await checkHandlerRuns(world.parameters.targetUrl, world.target.exchanges, world.profile.handledPath);
   if (!runs.checked) return { failures, unchecked: [`handler runs not checked: ${runs.reason}`] };

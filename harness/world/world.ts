@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { encode, type Encoding } from './base64-json.ts';
+import { Capabilities } from './capabilities.ts';
 import { answerOf, type Exchange } from './exchange.ts';
 import { Expectations, type EffectiveRoute } from './expectations.ts';
+import type { FuzzReport } from './fuzz/run.ts';
 import { TargetClient } from './http-client.ts';
 import { expectServed, type PaymentResponse } from './judge.ts';
 import type { HeaderValue } from './malformed.ts';
@@ -13,6 +15,9 @@ import type { Level } from './levels.ts';
 import { checkParameters, loadProfile, type Profile, type WorldParameters } from './parameters.ts';
 import { EXCLUSIVE_TAGS } from './parallel.ts';
 import { ProcessorView } from './processor.ts';
+import { requestLine, routeKeyOf } from './request-line.ts';
+import { Robustness } from './robustness.ts';
+import type { CorpusVariant } from './routing-corpus.ts';
 
 /** A card payment method the scenario created at the processor. */
 export interface Card {
@@ -25,14 +30,6 @@ export interface Card {
 
 /** How a scenario names its cards. */
 export type CardRole = 'the card' | 'the other card' | "the card's second payment method";
-
-/** A request as a scenario writes it: `GET /api/weather?city=Oslo`. */
-export interface RequestLine {
-  method: string;
-  target: string;
-  /** The route key the target must match: method and path without the query (CR-4.2). */
-  key: string;
-}
 
 /** Options of one request. */
 export interface SendOptions {
@@ -49,14 +46,6 @@ export interface SendOptions {
   setup?: boolean;
   /** This request's timeout in ms (default: the run's `requestTimeoutMs`). */
   timeoutMs?: number;
-}
-
-/** Parses `METHOD target`. */
-export function requestLine(text: string): RequestLine {
-  const match = /^([A-Z][A-Z0-9_-]*) (\S+)$/.exec(text);
-  if (!match) throw new Error(`not a request line "METHOD /path": ${text}`);
-  const [, method = '', target = ''] = match;
-  return { method, target, key: `${method} ${target.split(/[?#]/, 1)[0] ?? target}` };
 }
 
 /** The scenario's world; the runner passes {@link WorldParameters} as cucumber `worldParameters`. */
@@ -76,6 +65,12 @@ export class ConformanceWorld extends World<WorldParameters> {
   tags: string[] = [];
   /** Answers of the last batch of concurrent requests. */
   batch: Exchange[] = [];
+  /** The routing corpus's variants the scenario sent (CR-4.9). */
+  corpus: CorpusVariant[] = [];
+  /** The report of the scenario's fuzz run, once it ran. */
+  fuzzReport?: FuzzReport;
+  #robustness?: Robustness;
+  #capabilities?: Capabilities;
   #last?: Exchange;
   #unknownClientId = randomBytes(32).toString('hex');
   #unknownPaymentMethod = `pm_unknown${randomBytes(12).toString('hex')}`;
@@ -103,6 +98,21 @@ export class ConformanceWorld extends World<WorldParameters> {
   get last(): Exchange {
     if (!this.#last) throw new Error('no request was sent yet in this scenario');
     return this.#last;
+  }
+
+  /** The scenario's robustness view (§14): its webhook deliveries and the PaymentIntent it talks about; made on first use. */
+  get robustness(): Robustness {
+    return (this.#robustness ??= new Robustness(this));
+  }
+
+  /** The scenario's capability view: the store faults it armed and the records it noted; made on first use. */
+  get capabilities(): Capabilities {
+    return (this.#capabilities ??= new Capabilities(this));
+  }
+
+  /** The URL of the target's webhook endpoint: its origin and the profile's `webhookPath`. */
+  get webhookUrl(): string {
+    return `${this.parameters.targetUrl.replace(/\/$/, '')}${this.profile.webhookPath ?? '/webhooks/stripe'}`;
   }
 
   /** The profile's gated route for a route key, defaults applied. */
@@ -194,7 +204,7 @@ export class ConformanceWorld extends World<WorldParameters> {
 
   /** The decoded payment-response of the last answer, which must be a served request. */
   served(exchange: Exchange = this.last): PaymentResponse {
-    const response = expectServed(exchange, requestLine(`${exchange.request.method} ${exchange.path}`).key);
+    const response = expectServed(exchange, routeKeyOf(exchange));
     this.processor.markers.add(response.clientId);
     return response;
   }

@@ -10,8 +10,8 @@ type Response = ServerResponse & { locals?: Record<string, unknown> };
 /**
  * Wraps a gate as connect-style middleware; mount it before the routes (`app.use(credit402Middleware(gate))`). A
  * paid request's PaymentResponse is put on `res.locals.credit402`, and the router is handed the path the gate
- * matched (`/api/%77eather` is routed as `/api/weather`; spec CR-4.9). With `refundOnHandlerError`, a paid request
- * that finishes with a 5xx status (an error passed to Express becomes a 500) gets its price back.
+ * matched (`/api/%77eather` is routed as `/api/weather`; spec CR-4.9). The final status of a paid request's answer
+ * (an error passed to Express becomes a 500) is reported to the gate, which decides on any refund (`refundOnHandlerError`).
  */
 export function credit402Middleware(gate: Gate): (req: Request, res: Response, next: Next) => Promise<void> {
   return async function credit402(req, res, next) {

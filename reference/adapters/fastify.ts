@@ -1,6 +1,7 @@
 // Fastify 5 plugin: an onRequest hook (it runs after Fastify's router) that decides on the route the router matched and applies the decision.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ServeDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
 import { ambiguousTarget, readRequestTarget } from '../gate/request-target.ts';
 import { routerDecidedTarget } from '../gate/route-agreement.ts';
@@ -10,8 +11,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The PaymentResponse of a paid request, set before the handler runs. */
     credit402?: PaymentResponse;
-    /** Gives the price back (`refundOnHandlerError`); called by the plugin when the answer is 5xx. */
-    credit402Refund?: () => Promise<void>;
   }
 }
 
@@ -27,9 +26,11 @@ function matchedPath(request: FastifyRequest): string | null | undefined {
   return url === undefined || /[:*]/.test(url) ? undefined : url;
 }
 
+/** The `settle` of each paid request still being answered: the plugin's own, not a request decoration. */
+const settles = new WeakMap<FastifyRequest, ServeDecision['settle']>();
+
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
   fastify.decorateRequest('credit402', undefined);
-  fastify.decorateRequest('credit402Refund', undefined);
   fastify.addHook('onRequest', async (request, reply) => {
     // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
     const target = routerDecidedTarget(gate.routes, request.method, request.url, matchedPath(request));
@@ -39,12 +40,14 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
     if (decision.action === 'serve') {
       reply.headers(decision.headers);
       request.credit402 = decision.payment;
-      request.credit402Refund = decision.refund;
+      settles.set(request, decision.settle);
     }
   });
-  // A handler that throws is answered 500 by Fastify, so the status covers both failure kinds.
+  // The answer is sent: report its status to the engine (a handler that threw was answered by Fastify's error handler).
   fastify.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode >= 500) await request.credit402Refund?.();
+    const settle = settles.get(request);
+    settles.delete(request);
+    await settle?.({ status: reply.statusCode });
   });
 };
 

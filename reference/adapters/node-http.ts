@@ -30,9 +30,9 @@ function withinMount(target: string, mountPath: string): string | undefined {
  * Applies the gate to one request. An unpaid, refused or ambiguous request is answered here (`answered: true`).
  * A free request is left untouched. A paid request gets its `payment-response` header, and `req.url` becomes the
  * path the gate matched plus the query (`/api/%77eather?x=1` → `/api/weather?x=1`), so the router reaches the
- * handler that was paid for (spec CR-4.9); the target as received stays in `req.originalUrl`. With
- * `refundOnHandlerError`, a paid request whose answer finishes with a 5xx status gets its price back. Rejects only
- * on a programming error.
+ * handler that was paid for (spec CR-4.9); the target as received stays in `req.originalUrl`. When its answer
+ * finishes, its status is reported to the gate (`settle`), which decides whether anything follows (`refundOnHandlerError`).
+ * Rejects only on a programming error.
  */
 export async function applyCredit402(gate: Gate, req: GateIncomingMessage, res: ServerResponse, options: ApplyOptions = {}): Promise<AppliedGate> {
   const target = options.target ?? req.originalUrl ?? req.url ?? '/';
@@ -49,11 +49,6 @@ export async function applyCredit402(gate: Gate, req: GateIncomingMessage, res: 
     req.originalUrl ??= req.url;
     req.url = routed;
   }
-  const { refund } = decision;
-  if (refund) {
-    res.once('finish', () => {
-      if (res.statusCode >= 500) void refund();
-    });
-  }
+  res.once('finish', () => void decision.settle({ status: res.statusCode }));
   return { answered: false, payment: decision.payment };
 }

@@ -1,19 +1,17 @@
 // One crash-test run on one store: a child server killed with SIGKILL at random points, restarted, then checked.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EmulatorControl, startEmulator } from 'credit402-stripe-emulator';
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { reconcile } from '../reconcile/reconcile.ts';
 import { buildStore } from '../server/build-store.ts';
 import { loadServerConfig, type StoreConfig } from '../server/server-config.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
-import { freePort } from '../testing/free-port.ts';
-import { deleteKeys } from '../testing/redis.ts';
+import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
 import { checkInvariants, type Violation } from './invariants.ts';
 import { ledgerFromEvents } from './ledger.ts';
 import { Random } from './random.ts';
@@ -48,7 +46,7 @@ export async function runCrashTest(kind: 'sqlite' | 'redis', iterations: number,
   const started = Date.now();
   const rng = new Random(seed);
   const dir = mkdtempSync(join(tmpdir(), 'credit402-crash-'));
-  const redis = { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: `credit402-crash:${randomUUID()}:` };
+  const redis = { url: redisUrlFromEnv(), keyPrefix: `credit402-crash:${randomUUID()}:` };
   const storeConfig: StoreConfig = kind === 'sqlite' ? { kind, path: join(dir, 'crash.db') } : { kind, ...redis };
   const emulator = await startEmulator({ port: 0 });
   const control = new EmulatorControl(emulator.controlUrl);

@@ -74,7 +74,7 @@ async function chargeAndCredit(
       metadata: topUpMetadata(clientId, topUp),
     }),
   );
-  if (charge.status !== 'succeeded') throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED);
+  if (!charge.succeeded) throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED, { cause: charge.reason });
 
   await storeCall(report, 'creditTopUp', OUTCOME_UNKNOWN.CREDIT, () =>
     store.creditTopUp({ clientId, currency: route.currency, amount: topUp, paymentIntentId: charge.id }),

@@ -1,6 +1,8 @@
 // The optional CORS policy of gated routes: browsers may send `payment` and read `payment-required` and `payment-response`.
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { GateDecision, RespondDecision } from './decision.ts';
+import { deepFreeze } from './frozen.ts';
+import { respond } from './responses.ts';
 
 /** Option `cors` of the gate: which browser origins may call the gated routes. */
 export interface CorsOptions {
@@ -50,23 +52,22 @@ function corsHeaders(policy: CorsPolicy, origin: string | undefined): Record<str
   return allowed === undefined ? vary : { ...vary, 'access-control-allow-origin': allowed, 'access-control-expose-headers': EXPOSED };
 }
 
-/** The decision with the policy's headers added; a new value, the shared challenge decisions stay as they are. */
+/** The decision with the policy's headers added: a new deep-frozen value; the decision given (a shared challenge) is not changed. */
 export function withCors(decision: GateDecision, policy: CorsPolicy, origin: string | undefined): GateDecision {
   if (decision.action === 'pass') return decision;
-  return { ...decision, headers: { ...decision.headers, ...corsHeaders(policy, origin) } };
+  return deepFreeze({ ...decision, headers: { ...decision.headers, ...corsHeaders(policy, origin) } });
 }
 
-/** The answer to a preflight (`OPTIONS`) of a gated path whose methods are `methods`: 204 with what may be sent. */
+/** The answer to a preflight (`OPTIONS`) of a gated path whose methods are `methods`: 204 with what may be sent (deep-frozen). */
 export function preflight(policy: CorsPolicy, origin: string | undefined, methods: readonly string[]): RespondDecision {
   const allowed = allowedOrigin(policy, origin);
-  const headers: Record<string, string> = policy.origins === '*' ? {} : { vary: 'origin' };
-  if (allowed !== undefined) {
-    Object.assign(headers, {
-      'access-control-allow-origin': allowed,
-      'access-control-allow-methods': methods.join(', '),
-      'access-control-allow-headers': 'payment, content-type',
-      'access-control-max-age': String(policy.maxAgeSeconds),
-    });
-  }
-  return { action: 'respond', status: 204, headers, body: undefined };
+  const vary: Record<string, string> = policy.origins === '*' ? {} : { vary: 'origin' };
+  if (allowed === undefined) return respond(204, vary, undefined);
+  return respond(204, {
+    ...vary,
+    'access-control-allow-origin': allowed,
+    'access-control-allow-methods': methods.join(', '),
+    'access-control-allow-headers': 'payment, content-type',
+    'access-control-max-age': String(policy.maxAgeSeconds),
+  }, undefined);
 }

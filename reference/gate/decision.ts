@@ -1,4 +1,4 @@
-// What the gate decides for one request; adapters only apply it.
+// What the gate decides for one request; adapters only apply it. Every decision is a deep-frozen, read-only value.
 import type { PaymentResponse } from '../protocol/types.ts';
 
 /** The request as the gate needs it: adapters copy these values and nothing else. */
@@ -20,29 +20,36 @@ export interface GateRequest {
 
 /** The route is not gated: call the handler and add nothing. */
 export interface PassDecision {
-  action: 'pass';
+  readonly action: 'pass';
 }
 
-/** The request is paid: add `headers` to the response and call the handler. */
+/**
+ * How the answer to a served request ended, as the adapter saw it: the status it was sent with, or, for an
+ * adapter that calls the handler itself, that the handler threw.
+ */
+export type ServeOutcome = { readonly status: number } | { readonly threw: true };
+
+/** The request is paid: add `headers` to the response, call the handler, then report the outcome with `settle`. */
 export interface ServeDecision {
-  action: 'serve';
-  headers: Record<string, string>;
-  payment: PaymentResponse;
+  readonly action: 'serve';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly payment: Readonly<PaymentResponse>;
   /**
-   * Present when the gate was built with `refundOnHandlerError`: gives the deducted price back to the
-   * balance, at most once however often it is called. Adapters call it when the handler answered 5xx or
-   * threw. It never rejects: a store failure is reported through `onError`.
+   * Adapters call it once the answer is finished, with its final status (or `{ threw: true }`), whatever the status.
+   * The engine decides what follows: with `refundOnHandlerError`, an outcome that is 5xx or threw gives the deducted
+   * price back to the balance. Only the first call counts. It never rejects: a store failure goes to `onError`.
    */
-  refund?: () => Promise<void>;
+  readonly settle: (outcome: ServeOutcome) => Promise<void>;
 }
 
 /** Answer now, without calling the handler. */
 export interface RespondDecision {
-  action: 'respond';
-  status: number;
-  headers: Record<string, string>;
-  /** JSON body. */
-  body: unknown;
+  readonly action: 'respond';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** JSON body (deep-frozen). */
+  readonly body: unknown;
 }
 
+/** A decision of the gate: a read-only value, deep-frozen when built; a prebuilt challenge is shared by every request. */
 export type GateDecision = PassDecision | ServeDecision | RespondDecision;

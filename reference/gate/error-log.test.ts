@@ -50,7 +50,7 @@ describe('the gate during a store outage, with the default onError', () => {
     const processor: Processor = {
       getCardFingerprint: async () => 'fp',
       findOrCreateCustomer: async () => 'cus',
-      charge: async () => ({ id: 'pi', status: 'succeeded' }),
+      charge: async () => ({ id: 'pi', succeeded: true as const }),
     };
     const gate = createGate({
       stripePublishableKey: 'pk_test_abc',

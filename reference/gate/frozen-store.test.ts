@@ -141,7 +141,7 @@ describe('createGate storeTimeoutMs', () => {
   const processor: Processor = {
     getCardFingerprint: async () => 'fp',
     findOrCreateCustomer: async () => 'cus',
-    charge: async () => ({ id: `pi_${randomUUID().replaceAll('-', '')}`, status: 'succeeded' }),
+    charge: async () => ({ id: `pi_${randomUUID().replaceAll('-', '')}`, succeeded: true as const }),
   };
   const options = (store: MemoryStore, storeTimeoutMs?: number) => ({
     stripePublishableKey: 'pk_test_abc',

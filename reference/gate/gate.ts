@@ -24,7 +24,7 @@ export interface Gate {
   readonly routes: ReadonlyMap<string, GatedRoute>;
 }
 
-const PASS: GateDecision = { action: 'pass' };
+const PASS: GateDecision = Object.freeze({ action: 'pass' });
 
 async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest & { paymentHeader: string | readonly string[] }, limiter: RateLimiter | undefined): Promise<GateDecision> {
   const rawHeader = request.paymentHeader;

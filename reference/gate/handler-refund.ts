@@ -1,12 +1,29 @@
-// The optional refund of a served request whose handler failed (`refundOnHandlerError`), applied at most once.
+// The settlement of a served request: the optional refund when its handler failed (`refundOnHandlerError`), at most once.
 import type { GateContext, GatedRoute } from './context.ts';
+import type { ServeDecision, ServeOutcome } from './decision.ts';
 
-/** A callback that adds the route's price back to `clientId`'s balance in its currency on its first call only; never rejects. */
-export function refundOnce(ctx: GateContext, clientId: string, route: GatedRoute): () => Promise<void> {
-  let called = false;
-  return async () => {
-    if (called || route.amount === 0) return;
-    called = true;
+type Settle = ServeDecision['settle'];
+
+/** Whether the answer to a served request failed: the handler threw, or the answer's status is 5xx. */
+export function handlerFailed(outcome: ServeOutcome): boolean {
+  return 'threw' in outcome || outcome.status >= 500;
+}
+
+/** The settlement of a pass that owes nothing back. */
+const NOTHING_OWED: Settle = async () => {};
+
+/**
+ * The `settle` of a paid pass. With `refundOnHandlerError` and a deduction made by this request (`deducted`), its
+ * first call gives the route's price back to `clientId`'s balance in the route's currency when the outcome failed;
+ * later calls do nothing. Never rejects: a store failure is reported as `refundOnHandlerError`.
+ */
+export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, deducted: boolean): Settle {
+  if (!ctx.refundOnHandlerError || !deducted || route.amount === 0) return NOTHING_OWED;
+  let settled = false;
+  return async (outcome) => {
+    if (settled) return;
+    settled = true;
+    if (!handlerFailed(outcome)) return;
     try {
       await ctx.store.addBalance(clientId, route.currency, route.amount);
     } catch (error) {

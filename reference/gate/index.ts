@@ -2,6 +2,6 @@
 export { createGate, type Gate } from './gate.ts';
 export type { GateOptions } from './options.ts';
 export { createErrorLog, type ErrorLogOptions } from './error-log.ts';
-export type { GateDecision, GateRequest, PassDecision, RespondDecision, ServeDecision } from './decision.ts';
+export type { GateDecision, GateRequest, PassDecision, RespondDecision, ServeDecision, ServeOutcome } from './decision.ts';
 export type { GatedRoute } from './context.ts';
 export { Credit402ConfigError, type ConfigErrorCode } from '../config/config-error.ts';

@@ -8,7 +8,7 @@ import { SERVER_SECRET_MIN_BYTES, validateGateOptions, type GateOptions } from '
 const processor: Processor = {
   getCardFingerprint: async () => 'fp',
   findOrCreateCustomer: async () => 'cus',
-  charge: async () => ({ id: 'pi', status: 'succeeded' }),
+  charge: async () => ({ id: 'pi', succeeded: true as const }),
 };
 
 function codeFor(serverSecret: unknown): string | undefined {

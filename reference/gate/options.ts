@@ -3,6 +3,7 @@ import type { RouteConfig } from '../protocol/types.ts';
 import { DEFAULT_SERVICE_NAME } from '../protocol/constants.ts';
 import type { Processor } from '../processor/processor.ts';
 import type { Store } from '../stores/store.ts';
+import { storeProblem } from '../stores/capabilities.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { publishableKeyMode } from '../config/stripe-keys.ts';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/store-deadline.ts';
@@ -88,10 +89,6 @@ export const DEFAULT_REQUEST_ID_TTL_MS = 300_000;
  */
 export const SERVER_SECRET_MIN_BYTES = 32;
 
-const STORE_METHODS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'close'] as const;
-const OPTIONAL_STORE_METHODS = [
-  'recordTransaction', 'listTransactions', 'hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed', 'acquireLock', 'releaseLock',
-] as const;
 const PROCESSOR_METHODS = ['getCardFingerprint', 'findOrCreateCustomer', 'charge'] as const;
 
 function hasMethods(value: unknown, names: readonly string[]): boolean {
@@ -99,15 +96,8 @@ function hasMethods(value: unknown, names: readonly string[]): boolean {
 }
 
 function validateStore(store: unknown): void {
-  if (!hasMethods(store, STORE_METHODS)) {
-    throw new Credit402ConfigError('ERR_STORE', `store must implement ${STORE_METHODS.join(', ')} (see reference/stores/README.md)`);
-  }
-  const record = store as Record<string, unknown>;
-  const broken = OPTIONAL_STORE_METHODS.find((name) => record[name] !== undefined && typeof record[name] !== 'function');
-  if (broken) throw new Credit402ConfigError('ERR_STORE', `store.${broken} must be a function when present`);
-  if ((record.acquireLock === undefined) !== (record.releaseLock === undefined)) {
-    throw new Credit402ConfigError('ERR_STORE', 'store must implement both acquireLock and releaseLock, or neither');
-  }
+  const problem = storeProblem(store);
+  if (problem !== undefined) throw new Credit402ConfigError('ERR_STORE', problem);
 }
 
 function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1, code: 'ERR_LOCK' | 'ERR_STORE' | 'ERR_REQUEST_ID_TTL' = 'ERR_LOCK'): number {

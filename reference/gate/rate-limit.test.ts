@@ -13,7 +13,7 @@ function countingProcessor(): Processor & { calls: number } {
     calls: 0,
     getCardFingerprint: async (pm: string) => { processor.calls++; return `fp-${pm}`; },
     findOrCreateCustomer: async () => { processor.calls++; return 'cus_1'; },
-    charge: async () => { processor.calls++; return { id: `pi_${processor.calls}`, status: 'succeeded' as const }; },
+    charge: async () => { processor.calls++; return { id: `pi_${processor.calls}`, succeeded: true as const }; },
   };
   return processor;
 }

@@ -2,6 +2,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { RespondDecision } from './decision.ts';
+import { respond } from './responses.ts';
 
 /** At most `max` new-payment attempts per `windowMs`. */
 export interface RateWindow {
@@ -137,10 +138,9 @@ export function createRateLimiter(limit: NewPaymentRateLimit): RateLimiter {
 
 /** The 429 answer: nothing was read from the store or sent to the processor. */
 export function rateLimited(retryAfterSeconds: number): RespondDecision {
-  return {
-    action: 'respond',
-    status: 429,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', vary: 'payment', 'retry-after': String(retryAfterSeconds) },
-    body: { success: false, creditsRemaining: 0, clientId: '', error: RATE_LIMITED_MESSAGE, errorCode: RATE_LIMITED },
-  };
+  return respond(
+    429,
+    { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', vary: 'payment', 'retry-after': String(retryAfterSeconds) },
+    { success: false, creditsRemaining: 0, clientId: '', error: RATE_LIMITED_MESSAGE, errorCode: RATE_LIMITED },
+  );
 }

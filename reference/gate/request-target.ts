@@ -1,5 +1,6 @@
 // How the gate reads a request target (spec CR-4.2, CR-4.10): its request path and query, or why it is ambiguous.
 import type { RespondDecision } from './decision.ts';
+import { respond } from './responses.ts';
 
 /** The `error` code of the answer to an ambiguous request target (CR-4.10). */
 export const AMBIGUOUS_TARGET = 'ambiguous_request_target';
@@ -60,12 +61,7 @@ export function readRequestTarget(target: string): TargetReading {
 
 /** The 400 answer to an ambiguous request target (CR-4.10): nothing is read, charged or deducted. */
 export function ambiguousTarget(reason: string): RespondDecision {
-  return {
-    action: 'respond',
-    status: 400,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: { error: AMBIGUOUS_TARGET, message: `Ambiguous request target: ${reason}` },
-  };
+  return respond(400, { 'content-type': 'application/json; charset=utf-8' }, { error: AMBIGUOUS_TARGET, message: `Ambiguous request target: ${reason}` });
 }
 
 /**

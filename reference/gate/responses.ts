@@ -3,28 +3,29 @@ import { HEADERS, MESSAGES, PROTOCOL_VERSION, type ErrorCode } from '../protocol
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { PaymentRequiredResponse, PaymentResponse } from '../protocol/types.ts';
 import type { RespondDecision, ServeDecision } from './decision.ts';
+import { deepFreeze } from './frozen.ts';
 import type { ResolvedRoute } from './routes.ts';
 
 /** Every gated answer depends on the `payment` header and may carry a bearer clientId: never cached, never shared (CR-3.13). */
 const PRIVATE_HEADERS = { 'cache-control': 'no-store', vary: 'payment' } as const;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...PRIVATE_HEADERS } as const;
 
-/** Both challenges of a route, built once at construction. */
+/** Both challenges of a route, built once at construction, deep-frozen and shared by every request. */
 export interface RouteChallenges {
-  plain: RespondDecision;
-  insufficient: RespondDecision;
+  readonly plain: RespondDecision;
+  readonly insufficient: RespondDecision;
+}
+
+/** A deep-frozen answer given now, without calling the handler. */
+export function respond(status: number, headers: Record<string, string>, body: unknown): RespondDecision {
+  return deepFreeze<RespondDecision>({ action: 'respond', status, headers, body });
 }
 
 function challengeDecision(body: PaymentRequiredResponse): RespondDecision {
-  return {
-    action: 'respond',
-    status: 402,
-    headers: { ...JSON_HEADERS, [HEADERS.PAYMENT_REQUIRED]: encodeBase64Json(body) },
-    body,
-  };
+  return respond(402, { ...JSON_HEADERS, [HEADERS.PAYMENT_REQUIRED]: encodeBase64Json(body) }, body);
 }
 
-/** Builds the plain and the insufficient-credits challenge of a route. */
+/** Builds the plain and the insufficient-credits challenge of a route, deep-frozen. */
 export function buildChallenges(route: ResolvedRoute, publishableKey: string): RouteChallenges {
   const plain: PaymentRequiredResponse = {
     stripe402Version: PROTOCOL_VERSION,
@@ -45,7 +46,7 @@ export function buildChallenges(route: ResolvedRoute, publishableKey: string): R
     error: 'insufficient_credits',
     message: MESSAGES.INSUFFICIENT_CREDITS,
   };
-  return { plain: challengeDecision(plain), insufficient: challengeDecision(insufficient) };
+  return Object.freeze({ plain: challengeDecision(plain), insufficient: challengeDecision(insufficient) });
 }
 
 function failureBody(errorCode: ErrorCode, message: string): PaymentResponse {
@@ -54,21 +55,16 @@ function failureBody(errorCode: ErrorCode, message: string): PaymentResponse {
 
 /** A 402 payment error: PaymentResponse body with success false. */
 export function paymentError(errorCode: Exclude<ErrorCode, 'insufficient_credits' | 'service_unavailable'>, message: string): RespondDecision {
-  return { action: 'respond', status: 402, headers: { ...JSON_HEADERS }, body: failureBody(errorCode, message) };
+  return respond(402, { ...JSON_HEADERS }, failureBody(errorCode, message));
 }
 
 /** A 503 answer when the store cannot be reached: the handler is not called. */
 export function serviceUnavailable(message: string): RespondDecision {
-  return {
-    action: 'respond',
-    status: 503,
-    headers: { ...JSON_HEADERS, 'retry-after': '1' },
-    body: failureBody('service_unavailable', message),
-  };
+  return respond(503, { ...JSON_HEADERS, 'retry-after': '1' }, failureBody('service_unavailable', message));
 }
 
-/** A paid pass: the `payment-response` header to add, then the handler runs; `refund` when `refundOnHandlerError` applies. */
-export function serve(payment: PaymentResponse, refund?: () => Promise<void>): ServeDecision {
+/** A deep-frozen paid pass: the `payment-response` header to add, then the handler runs and the adapter calls `settle`. */
+export function serve(payment: PaymentResponse, settle: ServeDecision['settle']): ServeDecision {
   const headers = { ...PRIVATE_HEADERS, [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) };
-  return refund === undefined ? { action: 'serve', headers, payment } : { action: 'serve', headers, payment, refund };
+  return deepFreeze<ServeDecision>({ action: 'serve', headers, payment, settle });
 }

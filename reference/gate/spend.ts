@@ -1,9 +1,9 @@
 // Spending from a balance (steps 6.2, 7.4 and 7.11): the deduction with its record and request id, and the paid pass it earns.
 import { randomUUID } from 'node:crypto';
-import type { DeductionRequest, TransactionRecord } from '../stores/store.ts';
+import type { DeductionRequest, DeductionResult, TransactionRecord } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
-import { refundOnce } from './handler-refund.ts';
+import { settlement } from './handler-refund.ts';
 import { paymentError, serve } from './responses.ts';
 import { storeCall } from './failures.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
@@ -27,8 +27,8 @@ function fingerprintOf(route: GatedRoute): string {
  * resolves null when the balance is insufficient. When the store keeps a log, the `deduction` record goes with
  * the deduction in the same atomic step; with a request id, a retry of that request is served without deducting
  * again, and a reused id is refused. `afterCredit` marks the step-11 deduction, whose 503 says the payment is
- * credited; `chargeId` goes into its `payment-response`. A refund on handler failure (`refundOnHandlerError`) is
- * attached only to a pass that deducted.
+ * credited; `chargeId` goes into its `payment-response`. Only a pass that deducted can give its price back when
+ * settled as failed (`refundOnHandlerError`); a served retry deducted nothing and owes nothing.
  */
 export async function spendBalance(
   ctx: GateContext,
@@ -44,8 +44,8 @@ export async function spendBalance(
   const request: DeductionRequest | undefined =
     requestId === undefined ? undefined : { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
   const unknown = paid.afterCredit ? OUTCOME_UNKNOWN.DEDUCTION_AFTER_CREDIT : OUTCOME_UNKNOWN.DEDUCTION;
-  const result = await storeCall(ctx.report, 'deductBalance', unknown, () =>
-    store.deductBalance({ clientId, currency: route.currency, amount: route.amount, ...(record && { record }), ...(request && { request }) }),
+  const result = await storeCall(ctx.report, 'deductBalance', unknown, async () =>
+    checkedResult(await store.deductBalance({ clientId, currency: route.currency, amount: route.amount, ...(record && { record }), ...(request && { request }) })),
   );
   switch (result.status) {
     case 'insufficient':
@@ -55,8 +55,25 @@ export async function spendBalance(
     case 'deducted':
     case 'repeated': {
       const payment = { success: true, creditsRemaining: result.balance, clientId, ...(paid.chargeId !== undefined && { chargeId: paid.chargeId }) };
-      const refund = ctx.refundOnHandlerError && result.status === 'deducted' ? refundOnce(ctx, clientId, route) : undefined;
-      return serve(payment, refund);
+      return serve(payment, settlement(ctx, clientId, route, result.status === 'deducted'));
     }
   }
+}
+
+const RESULT_STATUSES: ReadonlySet<unknown> = new Set(['deducted', 'insufficient', 'repeated', 'conflict']);
+
+/**
+ * The store's answer when it is a {@link DeductionResult}; otherwise throws, so that a store outside the contract (one
+ * answering a bare balance or null, as CR-11.2's wire-level signature does) fails closed as a failed deduction of
+ * unknown outcome (CR-8.11, CR-8.12) and is reported, instead of passing an unreadable answer on.
+ */
+function checkedResult(result: DeductionResult): DeductionResult {
+  const fields: unknown = result;
+  const status = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'status') : undefined;
+  const balance = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'balance') : undefined;
+  const needsBalance = status === 'deducted' || status === 'repeated';
+  if (!RESULT_STATUSES.has(status) || (needsBalance && !Number.isSafeInteger(balance))) {
+    throw new TypeError(`deductBalance resolved ${JSON.stringify(result)}, which is not a DeductionResult (see the store contract)`);
+  }
+  return result;
 }

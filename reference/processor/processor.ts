@@ -14,13 +14,14 @@ export interface ChargeRequest {
   metadata: Record<string, string>;
 }
 
-/** Outcome of a charge the processor accepted (it may still not have succeeded). */
-export interface ChargeResult {
-  /** PaymentIntent id. */
-  id: string;
-  /** PaymentIntent status, `succeeded` when the money was taken. */
-  status: string;
-}
+/**
+ * Outcome of a charge the processor accepted: `succeeded` when the money was taken (the gate then credits the
+ * top-up), otherwise the gate answers `payment_failed` and credits nothing. `id` is the PaymentIntent id.
+ */
+export type ChargeResult =
+  | { id: string; succeeded: true }
+  /** `reason`: the processor's word for why no money was taken yet (Stripe: the PaymentIntent status, e.g. `requires_action`). */
+  | { id: string; succeeded: false; reason: string };
 
 /** A processor failure already mapped to a protocol error code. */
 export class PaymentError extends Error {

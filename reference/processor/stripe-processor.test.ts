@@ -43,6 +43,16 @@ describe('StripeProcessor options', () => {
     expect(queries).toEqual([single.customerQuery(CLIENT), double.customerQuery(CLIENT)]);
   });
 
+  it('tells the gate whether a charge succeeded, with the PaymentIntent status as the reason when it did not', async () => {
+    const charge = async (clientId: string, paymentMethodId: string) => {
+      const stripe = processor();
+      const customerId = await stripe.findOrCreateCustomer(clientId, paymentMethodId);
+      return stripe.charge({ amountCents: 500, currency: 'usd', paymentMethodId, customerId, description: 'x', idempotencyKey: `k-${clientId}`, metadata: {} });
+    };
+    expect(await charge('1'.repeat(64), await createCardPaymentMethod(emulator.url))).toEqual({ id: expect.stringMatching(/^pi_/), succeeded: true });
+    expect(await charge('2'.repeat(64), 'pm_card_authenticationRequired')).toEqual({ id: expect.stringMatching(/^pi_/), succeeded: false, reason: 'requires_action' });
+  });
+
   it('refuses an unknown quoting', () => {
     expect(() => processor({ customerSearchQuote: 'back' as 'single' })).toThrow(Credit402ConfigError);
   });

@@ -158,6 +158,7 @@ export class StripeProcessor implements Processor {
     return created.id;
   }
 
+  /** Creates and confirms a PaymentIntent; the charge succeeded exactly when its status is `succeeded`, otherwise that status is the reason. */
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     const intent = await mapped(() =>
       this.#stripe.paymentIntents.create(
@@ -174,7 +175,7 @@ export class StripeProcessor implements Processor {
         { idempotencyKey: request.idempotencyKey },
       ),
     );
-    return { id: intent.id, status: intent.status };
+    return intent.status === 'succeeded' ? { id: intent.id, succeeded: true } : { id: intent.id, succeeded: false, reason: intent.status };
   }
 
   /** Verifies the `Stripe-Signature` header with the SDK (5 minutes old at most) and no more than 5 minutes ahead; normalizes the event. */

@@ -114,9 +114,10 @@ function processorFor(trigger: Trigger): Processor {
     },
     async charge() {
       const answer = failsOn('POST /v1/payment_intents');
-      if (answer?.kind === 'payment_intent') return { id: vectors.config.paymentIntentId, status: answer.status };
+      const id = vectors.config.paymentIntentId;
+      if (answer?.kind === 'payment_intent') return answer.status === 'succeeded' ? { id, succeeded: true } : { id, succeeded: false, reason: answer.status };
       if (answer) throw processorFailure(answer);
-      return { id: vectors.config.paymentIntentId, status: 'succeeded' };
+      return { id, succeeded: true };
     },
   };
 }

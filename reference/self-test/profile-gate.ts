@@ -1,23 +1,38 @@
 // The reference gate on a memory store, configured from a conformance profile: what the self-test targets wrap.
-import { createCredit402 } from '../credit402.ts';
-import type { Gate } from '../gate/gate.ts';
-import type { Store } from '../stores/store.ts';
-import { stripeApiBase } from '../processor/stripe-processor.ts';
+import { createGate, type Gate } from '../gate/gate.ts';
+import type { Processor } from '../processor/processor.ts';
+import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
 import { buildStore } from '../server/build-store.ts';
 import type { ServerConfig } from '../server/server-config.ts';
+import type { Store } from '../stores/store.ts';
 
-/** The gate of `config` (routes, keys, service name, metadata key, Stripe API) over a fresh memory store, and that store. */
-export async function profileGate(config: ServerConfig): Promise<{ gate: Gate; store: Store }> {
+/** What a self-test target changes in the profile's gate. */
+export interface GateChanges {
+  /** Options of the Stripe processor over the profile's (e.g. another customer metadata key). */
+  processor?: Partial<StripeProcessorOptions>;
+  /** Wraps the Stripe processor (a mutant's doctored calls). */
+  wrapProcessor?: (processor: Processor) => Processor;
+  /** The service name of PaymentIntent descriptions, instead of the profile's. */
+  serviceName?: string;
+}
+
+/** The gate of `config` (routes, keys, service name, metadata key, Stripe API) with `changes`, over a fresh memory store, and that store. */
+export async function profileGate(config: ServerConfig, changes: GateChanges = {}): Promise<{ gate: Gate; store: Store }> {
   const store = await buildStore({ kind: 'memory' });
-  const gate = createCredit402({
-    stripeSecretKey: config.stripeSecretKey,
+  const processor = new StripeProcessor({
+    secretKey: config.stripeSecretKey,
+    api: stripeApiBase(config.stripeApi),
+    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+    ...changes.processor,
+  });
+  const serviceName = changes.serviceName ?? config.serviceName;
+  const gate = createGate({
     stripePublishableKey: config.stripePublishableKey,
     serverSecret: config.serverSecret,
     store,
     routes: config.routes,
-    stripeApi: stripeApiBase(config.stripeApi),
-    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+    processor: changes.wrapProcessor?.(processor) ?? processor,
+    ...(serviceName ? { serviceName } : {}),
   });
   return { gate, store };
 }

@@ -1,11 +1,10 @@
 // Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
-import { createGate, type Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/gate.ts';
 import type { Processor } from '../processor/processor.ts';
-import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
-import { buildStore } from '../server/build-store.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig } from '../server/server-config.ts';
+import { profileGate } from './profile-gate.ts';
 
 /** A processor that forwards every call to `inner` except those in `overrides`. */
 export function wrapProcessor(inner: Processor, overrides: Partial<Processor>): Processor {
@@ -28,20 +27,8 @@ export async function serveMutant(
   const profilePath = process.env.CREDIT402_PROFILE;
   if (!profilePath) throw new Error(`mutant ${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
   const config = loadServerConfig({ profilePath, env: process.env });
-  const processor = new StripeProcessor({
-    secretKey: config.stripeSecretKey,
-    api: stripeApiBase(config.stripeApi),
-    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-  });
-  const store = await buildStore({ kind: 'memory' });
-  const gate = mutateGate(createGate({
-    stripePublishableKey: config.stripePublishableKey,
-    serverSecret: config.serverSecret,
-    store,
-    routes: config.routes,
-    processor: mutate(processor),
-    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-  }));
+  const { gate: profiled, store } = await profileGate(config, { wrapProcessor: mutate });
+  const gate = mutateGate(profiled);
   const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes));
   await app.listen({ host: config.host, port: config.port });
   console.log(`mutant ${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);

@@ -3,15 +3,14 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { credit402Fastify } from '../adapters/fastify.ts';
 import type { GateDecision, GateRequest } from '../gate/decision.ts';
-import { createGate, type Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/gate.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { PaymentRequiredResponse } from '../protocol/types.ts';
-import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
-import { buildStore } from '../server/build-store.ts';
 import { demoRoutes, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import type { ServerConfig } from '../server/server-config.ts';
+import { profileGate } from './profile-gate.ts';
 
 /** The service-defined values of this target (the stripe402 deployment's), whatever the profile says. */
 export const SOURCE_SERVICE_NAME = 'stripe402';
@@ -64,22 +63,11 @@ export interface RunningSourceFollowing {
 
 /** Starts the target on `config.host:config.port` with a memory store, talking to the Stripe API at `config.stripeApi`. */
 export async function startSourceFollowing(config: ServerConfig): Promise<RunningSourceFollowing> {
-  const processor = new StripeProcessor({
-    secretKey: config.stripeSecretKey,
-    api: stripeApiBase(config.stripeApi),
-    customerMetadataKey: SOURCE_METADATA_KEY,
-    customerSearchQuote: 'double',
-    maxNetworkRetries: 2,
-  });
-  const store = await buildStore({ kind: 'memory' });
-  const gate = sourceFollowingGate(createGate({
-    stripePublishableKey: config.stripePublishableKey,
-    serverSecret: config.serverSecret,
-    store,
-    routes: config.routes,
-    processor,
+  const { gate: profiled, store } = await profileGate(config, {
+    processor: { customerMetadataKey: SOURCE_METADATA_KEY, customerSearchQuote: 'double', maxNetworkRetries: 2 },
     serviceName: SOURCE_SERVICE_NAME,
-  }));
+  });
+  const gate = sourceFollowingGate(profiled);
   // The reference's Fastify app, except that without HEAD routes Fastify answers HEAD to a GET path 404 instead of running the GET handler.
   const app = Fastify({ logger: false, exposeHeadRoutes: false });
   await app.register(credit402Fastify, { gate });

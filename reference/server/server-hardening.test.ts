@@ -35,7 +35,7 @@ describe('scheduled reconciliation without a webhook endpoint', () => {
       amountCents: 500, currency: 'usd', paymentMethodId, customerId, description: 'credit402 top-up lost on the way',
       idempotencyKey: `scheduled-${paymentMethodId}`, metadata: topUpMetadata(clientId, 50_000),
     });
-    expect(charge.status).toBe('succeeded');
+    expect(charge.succeeded).toBe(true);
     await expect.poll(() => stack.server.store.getClient(clientId), { timeout: 5_000, interval: 50 }).toMatchObject({ balances: { usd: 50_000 }, topUps: 1 });
     const spend = await paidFetch(stack.server.url, 'GET /api/weather', { clientId });
     expect(spend.paymentResponse).toEqual({ success: true, creditsRemaining: 49_500, clientId });

@@ -1,5 +1,6 @@
 // Conversions between the Redis store's wire values and its records: exact integers, validated replies, redacted URLs.
 import type { ClientRecord, Currency, DeductionResult, TopUpReversalResult, TransactionRecord } from './store.ts';
+import { fromStoredTransaction } from './transaction-records.ts';
 import { assertCurrency } from './validate.ts';
 
 /** The field/value pairs of a log entry for a record. */
@@ -59,26 +60,16 @@ function required(map: Map<string, string>, field: string, name: string): string
 }
 
 /**
- * One XRANGE entry as a transaction record; an entry written before records had a currency reads as
+ * One XRANGE entry as a validated transaction record; an entry written before records had a currency reads as
  * `legacyCurrency`.
  */
 export function toTransaction(entry: unknown, legacyCurrency: Currency): TransactionRecord {
-  const map = toFieldMap(asArray(entry, 'XRANGE entry')[1], 'transaction');
-  const type = map.get('type');
-  if (type !== 'topup' && type !== 'deduction') throw new TypeError(`unexpected transaction type ${String(type)}`);
-  const record: TransactionRecord = {
-    id: required(map, 'id', 'transaction'),
-    type,
-    clientId: required(map, 'client_id', 'transaction'),
-    currency: map.has('currency') ? toCurrency(map.get('currency'), 'transaction currency') : legacyCurrency,
-    amount: toSafeInteger(map.get('amount'), 'transaction amount'),
-    createdAt: required(map, 'created_at', 'transaction'),
-  };
-  const paymentIntentId = map.get('payment_intent_id');
-  const resource = map.get('resource');
-  if (paymentIntentId !== undefined) record.paymentIntentId = paymentIntentId;
-  if (resource !== undefined) record.resource = resource;
-  return record;
+  const fields = toFieldMap(asArray(entry, 'XRANGE entry')[1], 'transaction');
+  return fromStoredTransaction({
+    ...Object.fromEntries(fields),
+    currency: fields.get('currency') ?? legacyCurrency,
+    amount: toSafeInteger(fields.get('amount'), 'transaction amount'),
+  });
 }
 
 /** A client hash (HGETALL pairs, migrated) as a record; null when empty (no such client). */

@@ -1,4 +1,5 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
+import { OPTIONAL_STORE_METHODS, REQUIRED_STORE_METHODS } from './capabilities.ts';
 import type { Store } from './store.ts';
 
 /** Default deadline of one store call, in ms: far above a healthy store's latency, far below a client's patience. */
@@ -48,10 +49,8 @@ export function withDeadline<T>(operation: string, timeoutMs: number, call: Prom
   });
 }
 
-const METHODS = [
-  'deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'recordTransaction', 'listTransactions',
-  'hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed', 'releaseLock',
-] as const;
+/** Every store method but `close` (no deadline) and `acquireLock` (wrapped on its own, to release a late lease). */
+const METHODS = [...REQUIRED_STORE_METHODS, ...OPTIONAL_STORE_METHODS].filter((name) => name !== 'close' && name !== 'acquireLock');
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;
 

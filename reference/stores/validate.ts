@@ -56,8 +56,11 @@ export function assertTopUpCredit(credit: TopUpCredit): void {
   assertNonEmptyString(credit.paymentIntentId, 'paymentIntentId');
 }
 
-/** Validates a {@link TransactionRecord} before it is appended to a log. */
-export function assertTransactionRecord(record: TransactionRecord): void {
+/** A transaction record's fields not checked yet: one given to a store, or one read back from storage. */
+export type UncheckedTransaction = { readonly [Field in keyof TransactionRecord]?: unknown };
+
+/** Validates a {@link TransactionRecord}: one appended to a log, or one read back from it. */
+export function assertTransactionRecord(record: UncheckedTransaction): asserts record is TransactionRecord {
   if (typeof record !== 'object' || record === null) throw new TypeError('record must be an object');
   assertNonEmptyString(record.id, 'record.id');
   if (record.type !== 'topup' && record.type !== 'deduction') {
@@ -103,21 +106,6 @@ export function assertNoOverflow(balance: number, amount: number): void {
   if (balance > Number.MAX_SAFE_INTEGER - amount) {
     throw new RangeError(`balance ${balance} + ${amount} would exceed Number.MAX_SAFE_INTEGER`);
   }
-}
-
-/** Copies a transaction record, keeping only the contract's fields. */
-export function copyTransaction(record: TransactionRecord): TransactionRecord {
-  const copy: TransactionRecord = {
-    id: record.id,
-    type: record.type,
-    clientId: record.clientId,
-    currency: record.currency,
-    amount: record.amount,
-    createdAt: record.createdAt,
-  };
-  if (record.paymentIntentId !== undefined) copy.paymentIntentId = record.paymentIntentId;
-  if (record.resource !== undefined) copy.resource = record.resource;
-  return copy;
 }
 
 /** The currency that balances written before balances had a currency (store schema 1) are migrated to; default `usd`. */

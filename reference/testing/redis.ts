@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createClient } from 'redis';
-import { freePort } from './free-port.ts';
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { startRedisContainer } from './redis-container.ts';
 
 /** The Redis a run uses. */
@@ -16,6 +16,11 @@ export interface RunRedis {
   source: string;
   /** Removes the run's keys, then stops the server or container started for the run. */
   release(): Promise<void>;
+}
+
+/** The Redis a run on an already running server uses: REDIS_URL, else the local default. */
+export function redisUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 }
 
 /** The first executable `name` on PATH, if any. */

@@ -2,10 +2,9 @@
 import { UNITS_PER_MINOR } from '../protocol/constants.ts';
 import type { ProcessorEvent } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
-import type { Store } from '../stores/store.ts';
+import type { WebhookStore } from '../stores/capabilities.ts';
 
-/** The store methods webhooks need. */
-export type WebhookStore = Pick<Store, 'creditTopUp'> & Required<Pick<Store, 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed'>>;
+export type { WebhookStore };
 
 /** What handling one event did. */
 export type WebhookOutcome =

@@ -2,8 +2,9 @@
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { WebhookSignatureError, type Processor } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
+import { hasWebhookSupport, WEBHOOK_STORE_METHODS } from '../stores/capabilities.ts';
 import type { Store } from '../stores/store.ts';
-import { applyProcessorEvent, type WebhookOutcome, type WebhookStore } from './handle-event.ts';
+import { applyProcessorEvent, type WebhookOutcome } from './handle-event.ts';
 import { RETRIEVALS, withProcessorObjects, type RetrievingProcessor } from './processor-objects.ts';
 
 /** Default path of the webhook endpoint. */
@@ -36,7 +37,12 @@ export interface WebhookHandler {
   handle(rawBody: Buffer | string, signature: string | undefined): Promise<WebhookResponse>;
 }
 
-const STORE_METHODS = ['creditTopUp', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed'] as const;
+/** A processor that can verify webhook deliveries and retrieve the objects they name. */
+type WebhookProcessor = Processor & RetrievingProcessor & Required<Pick<Processor, 'parseWebhookEvent'>>;
+
+function hasWebhookRetrievals(processor: Processor | undefined): processor is WebhookProcessor {
+  return typeof processor?.parseWebhookEvent === 'function' && RETRIEVALS.every((name) => typeof processor[name] === 'function');
+}
 
 /**
  * Builds the webhook engine. Answers 400 when the signature does not verify, 200 once an event is
@@ -47,16 +53,12 @@ const STORE_METHODS = ['creditTopUp', 'reverseTopUp', 'hasProcessedEvent', 'mark
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const { store, processor } = options;
-  const record = store as unknown as Record<string, unknown>;
-  if (typeof store !== 'object' || store === null || !STORE_METHODS.every((name) => typeof record[name] === 'function')) {
-    throw new Credit402ConfigError('ERR_STORE', `webhooks need a store with ${STORE_METHODS.join(', ')}`);
+  if (!hasWebhookSupport(store)) {
+    throw new Credit402ConfigError('ERR_STORE', `webhooks need a store with ${WEBHOOK_STORE_METHODS.join(', ')}`);
   }
-  const methods = processor as unknown as Record<string, unknown> | undefined;
-  if (typeof processor?.parseWebhookEvent !== 'function' || !RETRIEVALS.every((name) => typeof methods?.[name] === 'function')) {
+  if (!hasWebhookRetrievals(processor)) {
     throw new Credit402ConfigError('ERR_PROCESSOR', `webhooks need a processor with parseWebhookEvent, ${RETRIEVALS.join(', ')} (a StripeProcessor with webhookSecret)`);
   }
-  const retriever = processor as unknown as RetrievingProcessor;
-  const webhookStore = store as unknown as WebhookStore;
   const parse = processor.parseWebhookEvent.bind(processor);
   const report = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402 webhook: ${stage} failed:`, error));
 
@@ -71,20 +73,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         return { status: 400, body: { error: 'Webhook payload rejected' } };
       }
       try {
-        if (await webhookStore.hasProcessedEvent(event.id)) return { status: 200, body: { received: true, eventId: event.id, action: 'duplicate' } };
+        if (await store.hasProcessedEvent(event.id)) return { status: 200, body: { received: true, eventId: event.id, action: 'duplicate' } };
         let confirmed;
         try {
-          confirmed = await withProcessorObjects(retriever, event);
+          confirmed = await withProcessorObjects(processor, event);
         } catch (error) {
           report(error, `webhook ${event.type}: retrieving its object`);
           return { status: 500, body: { error: 'Event not applied; deliver it again' } };
         }
-        const outcome = typeof confirmed === 'string' ? ({ action: 'ignored', reason: confirmed } as const) : await applyProcessorEvent(webhookStore, confirmed);
+        const outcome = typeof confirmed === 'string' ? ({ action: 'ignored', reason: confirmed } as const) : await applyProcessorEvent(store, confirmed);
         if (outcome.action === 'ignored' && (typeof confirmed === 'string' || (event.type === 'payment_intent.succeeded' && outcome.reason !== NOT_A_TOP_UP))) {
           report(new Error(`event ${event.id} (${event.type}) not applied: ${outcome.reason}`), `webhook ${event.id}`);
         }
         // An event about an object the processor does not have is not remembered: its id may be one the processor sends later.
-        if (typeof confirmed !== 'string') await webhookStore.markEventProcessed(event.id).catch((error: unknown) => report(error, 'markEventProcessed'));
+        if (typeof confirmed !== 'string') await store.markEventProcessed(event.id).catch((error: unknown) => report(error, 'markEventProcessed'));
         return { status: 200, body: { received: true, eventId: event.id, action: outcome.action } };
       } catch (error) {
         report(error, `webhook ${event.type}`);

@@ -1,6 +1,7 @@
 // Fuzz failures grouped by class (answered 500, the handler ran, a transport reset…), each class with one example.
 import type { Exchange } from '../exchange.ts';
 import { handlerRan } from '../judge.ts';
+import { routeKeyOf } from '../request-line.ts';
 import type { FuzzCase } from './arbitraries.ts';
 import type { ProcessorCall } from './processor-calls.ts';
 
@@ -80,8 +81,7 @@ export function classify(failure: FuzzFailure): string {
   const answer = exchange.answer;
   if (!answer) return `transport error: ${transportClass(exchange.error)}`;
   if (answer.status === 402) return class402(failure, verdict);
-  const route = `${exchange.request.method} ${exchange.path}`;
-  if (answer.status >= 200 && answer.status <= 299 && handlerRan(exchange, route)) return `answered ${answer.status}: the handler ran`;
+  if (answer.status >= 200 && answer.status <= 299 && handlerRan(exchange, routeKeyOf(exchange))) return `answered ${answer.status}: the handler ran`;
   return `answered ${answer.status}`;
 }
 

@@ -1,7 +1,8 @@
 // Runs the @fuzz property: generated `payment` values sent with limited concurrency, each answer judged, processor calls tied to values.
 import fc from 'fast-check';
 import { withConcurrency } from '../concurrency.ts';
-import { requestLine, type ConformanceWorld } from '../world.ts';
+import { requestLine } from '../request-line.ts';
+import type { ConformanceWorld } from '../world.ts';
 import { fuzzCases, type FuzzCase } from './arbitraries.ts';
 import type { FuzzFailure } from './failure-classes.ts';
 import type { FuzzReport } from './failure-report.ts';

@@ -1,8 +1,8 @@
-// Asks the OS for a free TCP port on 127.0.0.1.
+// Asks the OS for a free TCP port, for a process that must be told its port before it starts (public: `credit402-stripe-emulator/free-port`).
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-/** A port that was free a moment ago (the usual small race applies). */
+/** A port on `host` (default 127.0.0.1) that was free a moment ago (the usual small race applies). */
 export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,0 +1,86 @@
+// Unit tests of a serve decision's settle: the engine's rule "5xx or threw, with refundOnHandlerError, gives the price back once".
+import { describe, expect, it } from 'vitest';
+import { encodeBase64Json } from '../protocol/base64-json.ts';
+import type { Processor } from '../processor/processor.ts';
+import { FlakyStore } from '../testing/flaky-store.ts';
+import type { ServeDecision, ServeOutcome } from './decision.ts';
+import { createGate } from './gate.ts';
+
+const CLIENT = 'c'.repeat(64);
+const refuse = (): never => {
+  throw new Error('the processor must not be called');
+};
+const processor: Processor = { getCardFingerprint: refuse, findOrCreateCustomer: refuse, charge: refuse };
+
+/** A gate over a store holding 1000 units for CLIENT; `served()` spends 500 of them and resolves to the serve decision. */
+async function setUp(refundOnHandlerError: boolean) {
+  const store = new FlakyStore();
+  await store.addBalance(CLIENT, 'usd', 1_000);
+  const errors: string[] = [];
+  const gate = createGate({
+    stripePublishableKey: 'pk_test_x',
+    serverSecret: 'x'.repeat(32),
+    store,
+    processor,
+    routes: { 'GET /a': { amount: 500 } },
+    refundOnHandlerError,
+    onError: (_error, stage) => void errors.push(stage),
+  });
+  const served = async (requestId?: string): Promise<ServeDecision> => {
+    const paymentHeader = encodeBase64Json({ stripe402Version: 1, clientId: CLIENT, ...(requestId === undefined ? {} : { requestId }) });
+    const decision = await gate.handle({ method: 'GET', url: '/a', paymentHeader });
+    if (decision.action !== 'serve') throw new Error(`expected a serve decision, got ${decision.action}`);
+    return decision;
+  };
+  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
+  return { store, errors, served, balance };
+}
+
+describe('settle', () => {
+  it.each<[ServeOutcome, number]>([
+    [{ status: 200 }, 500],
+    [{ status: 404 }, 500],
+    [{ status: 499 }, 500],
+    [{ status: 500 }, 1_000],
+    [{ status: 503 }, 1_000],
+    [{ threw: true }, 1_000],
+  ])('with refundOnHandlerError, after %j leaves the balance at %i', async (outcome, expected) => {
+    const { served, balance } = await setUp(true);
+    await (await served()).settle(outcome);
+    expect(await balance()).toBe(expected);
+  });
+
+  it('refunds at most once however often it is called, and only its first outcome counts', async () => {
+    const { served, balance } = await setUp(true);
+    const failed = await served();
+    await Promise.all([failed.settle({ status: 500 }), failed.settle({ threw: true })]);
+    await failed.settle({ status: 502 });
+    expect(await balance()).toBe(1_000);
+    const succeeded = await served();
+    await succeeded.settle({ status: 200 });
+    await succeeded.settle({ status: 500 });
+    expect(await balance()).toBe(500);
+  });
+
+  it('keeps the deduction when the option is off (the default)', async () => {
+    const { served, balance } = await setUp(false);
+    await (await served()).settle({ threw: true });
+    expect(await balance()).toBe(500);
+  });
+
+  it('gives nothing back for a served retry, which deducted nothing (CR-6.9)', async () => {
+    const { served, balance } = await setUp(true);
+    await (await served('req-1')).settle({ status: 200 });
+    await (await served('req-1')).settle({ status: 500 });
+    expect(await balance()).toBe(500);
+  });
+
+  it('never rejects: a store failure during the refund is reported to onError', async () => {
+    const { store, errors, served, balance } = await setUp(true);
+    const decision = await served();
+    store.failNext('addBalance');
+    await expect(decision.settle({ status: 500 })).resolves.toBeUndefined();
+    expect(errors).toEqual(['refundOnHandlerError']);
+    expect(await balance()).toBe(500);
+  });
+});

@@ -1,0 +1,221 @@
+// The memory store's data: Maps in this process, atomic because no method awaits between its read and its write.
+import { randomUUID } from 'node:crypto';
+import type {
+  ClientRecord, Currency, Deduction, DeductionRequest, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
+} from './store.ts';
+import type { MemoryStore } from './memory-store.ts';
+import type { StoreBackend } from './store-backend.ts';
+import { addSaturating, assertNoOverflow, reversalTake } from './validate.ts';
+
+/** A client as kept: balances per currency (a currency never held has no entry). */
+interface Client { balances: Map<Currency, number>; topUps: number; createdAt: string }
+/** A credited PaymentIntent: who got how much, in which currency. */
+interface Credited { clientId: string; currency: Currency; amount: number }
+/** A successful deduction kept under its request id until `expiresAt` (ms since the epoch). */
+interface KeptRequest { fingerprint: string; repeated: boolean; expiresAt: number }
+
+/** Kept request ids below which no sweep of expired ones runs. */
+const MIN_REQUEST_SWEEP = 1024;
+
+/** The backend of {@link MemoryStore}: see there for what it keeps and for how long. */
+export class MemoryBackend implements StoreBackend {
+  readonly #clients = new Map<string, Client>();
+  readonly #credited = new Map<string, Credited>();
+  /** PaymentIntent id → reversal key → units. */
+  readonly #reversals = new Map<string, Map<string, number>>();
+  readonly #events = new Set<string>();
+  readonly #locks = new Map<string, { token: string; expiresAt: number }>();
+  readonly #maxTransactions: number;
+  readonly #transactions = new Map<string, TransactionRecord[]>();
+  /** {@link requestKey} → the kept deduction. */
+  readonly #requests = new Map<string, KeptRequest>();
+  /** Kept request ids at which the next sweep of expired ones runs. */
+  #sweepAt = MIN_REQUEST_SWEEP;
+
+  /** Keeps at most `maxTransactionsPerClient` records per client; a RangeError unless it is a positive safe integer. */
+  constructor(maxTransactionsPerClient: number) {
+    if (!Number.isSafeInteger(maxTransactionsPerClient) || maxTransactionsPerClient < 1) {
+      throw new RangeError('maxTransactionsPerClient must be a positive safe integer');
+    }
+    this.#maxTransactions = maxTransactionsPerClient;
+  }
+
+  /** Request ids kept now, expired ones not swept yet included. */
+  get keptRequestIds(): number {
+    return this.#requests.size;
+  }
+
+  async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+    const now = Date.now();
+    if (request !== undefined) {
+      const kept = this.#keptRequest(clientId, request.id, now);
+      if (kept !== undefined) {
+        if (kept.fingerprint !== request.fingerprint || kept.repeated) return { status: 'conflict' };
+        kept.repeated = true;
+        return { status: 'repeated', balance: this.#balanceOf(clientId, currency) };
+      }
+    }
+    const client = this.#clients.get(clientId);
+    const balance = client?.balances.get(currency) ?? 0;
+    if (client === undefined || balance < amount) return { status: 'insufficient' };
+    // Amount 0 from a currency never held leaves it absent.
+    if (amount > 0) client.balances.set(currency, balance - amount);
+    if (record !== undefined) this.#append(record);
+    if (request !== undefined) this.#keepRequest(clientId, request, now);
+    return { status: 'deducted', balance: balance - amount };
+  }
+
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
+    assertNoOverflow(this.#balanceOf(clientId, currency), amount);
+    return this.#add(this.#ensure(clientId), currency, amount);
+  }
+
+  async ensureClient(clientId: string): Promise<void> {
+    this.#ensure(clientId);
+  }
+
+  async getClient(clientId: string): Promise<ClientRecord | null> {
+    const client = this.#clients.get(clientId);
+    if (client === undefined) return null;
+    return { balances: Object.fromEntries(client.balances), topUps: client.topUps, createdAt: client.createdAt };
+  }
+
+  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    if (this.#credited.has(paymentIntentId)) {
+      return { credited: false, balance: this.#balanceOf(clientId, currency) };
+    }
+    const net = amount - Math.min(amount, this.#reversedSum(paymentIntentId));
+    assertNoOverflow(this.#balanceOf(clientId, currency), net);
+    this.#credited.set(paymentIntentId, { clientId, currency, amount });
+    const client = this.#ensure(clientId);
+    const balance = this.#add(client, currency, net);
+    client.topUps += 1;
+    if (recordId !== undefined) {
+      this.#append({ id: recordId, type: 'topup', clientId, currency, amount, createdAt: new Date().toISOString(), paymentIntentId });
+    }
+    return { credited: true, balance };
+  }
+
+  async recordTransaction(record: TransactionRecord): Promise<void> {
+    this.#append(record);
+  }
+
+  async listTransactions(clientId: string): Promise<readonly TransactionRecord[]> {
+    return this.#transactions.get(clientId) ?? [];
+  }
+
+  async hasCredit(paymentIntentId: string): Promise<boolean> {
+    return this.#credited.has(paymentIntentId);
+  }
+
+  async reverseTopUp({ paymentIntentId, key, amount }: TopUpReversal): Promise<TopUpReversalResult> {
+    const credited = this.#credited.get(paymentIntentId);
+    const client = credited === undefined ? undefined : this.#clients.get(credited.clientId);
+    const keys = this.#reversals.get(paymentIntentId) ?? new Map<string, number>();
+    const previous = keys.get(key) ?? 0;
+    const current = (): TopUpReversalResult => ({
+      changed: false,
+      taken: 0,
+      clientId: credited?.clientId ?? null,
+      currency: credited?.currency ?? null,
+      balance: credited === undefined ? null : this.#balanceOf(credited.clientId, credited.currency),
+    });
+    if (amount <= previous) return current();
+    const before = this.#reversedSum(paymentIntentId);
+    const after = addSaturating(before, amount - previous);
+    keys.set(key, amount);
+    this.#reversals.set(paymentIntentId, keys);
+    if (credited === undefined || client === undefined) return { ...current(), changed: true };
+    const taken = reversalTake(credited.amount, before, after);
+    if (taken > 0) client.balances.set(credited.currency, (client.balances.get(credited.currency) ?? 0) - taken);
+    return { ...current(), changed: true, taken };
+  }
+
+  async hasProcessedEvent(eventId: string): Promise<boolean> {
+    return this.#events.has(eventId);
+  }
+
+  async markEventProcessed(eventId: string): Promise<void> {
+    this.#events.add(eventId);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    const now = Date.now();
+    const held = this.#locks.get(name);
+    if (held !== undefined && held.expiresAt > now) return null;
+    const token = randomUUID();
+    this.#locks.set(name, { token, expiresAt: now + ttlMs });
+    return token;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    const held = this.#locks.get(name);
+    if (held === undefined || held.token !== token || held.expiresAt <= Date.now()) return false;
+    this.#locks.delete(name);
+    return true;
+  }
+
+  async close(): Promise<void> {}
+
+  #reversedSum(paymentIntentId: string): number {
+    let sum = 0;
+    for (const amount of this.#reversals.get(paymentIntentId)?.values() ?? []) sum = addSaturating(sum, amount);
+    return sum;
+  }
+
+  #ensure(clientId: string): Client {
+    let client = this.#clients.get(clientId);
+    if (client === undefined) {
+      client = { balances: new Map(), topUps: 0, createdAt: new Date().toISOString() };
+      this.#clients.set(clientId, client);
+    }
+    return client;
+  }
+
+  /** The balance of `clientId` in `currency`; 0 for an unknown client or a currency never held. */
+  #balanceOf(clientId: string, currency: Currency): number {
+    return this.#clients.get(clientId)?.balances.get(currency) ?? 0;
+  }
+
+  /** Adds `amount` (overflow already checked) to the client's balance in `currency`; returns the new balance. */
+  #add(client: Client, currency: Currency, amount: number): number {
+    const balance = (client.balances.get(currency) ?? 0) + amount;
+    client.balances.set(currency, balance);
+    return balance;
+  }
+
+  /** The unexpired deduction kept under (client, request id); an expired one is dropped. */
+  #keptRequest(clientId: string, requestId: string, now: number): KeptRequest | undefined {
+    const key = requestKey(clientId, requestId);
+    const kept = this.#requests.get(key);
+    if (kept === undefined || kept.expiresAt > now) return kept;
+    this.#requests.delete(key);
+    return undefined;
+  }
+
+  /** Keeps a successful deduction under (client, request id), sweeping expired ones once their number has doubled. */
+  #keepRequest(clientId: string, request: DeductionRequest, now: number): void {
+    if (this.#requests.size >= this.#sweepAt) {
+      for (const [key, kept] of this.#requests) if (kept.expiresAt <= now) this.#requests.delete(key);
+      this.#sweepAt = Math.max(MIN_REQUEST_SWEEP, 2 * this.#requests.size);
+    }
+    this.#requests.set(requestKey(clientId, request.id), { fingerprint: request.fingerprint, repeated: false, expiresAt: now + request.ttlMs });
+  }
+
+  #append(record: TransactionRecord): void {
+    const log = this.#transactions.get(record.clientId);
+    if (log === undefined) {
+      this.#transactions.set(record.clientId, [record]);
+      return;
+    }
+    log.push(record);
+    // Trim in batches (a tenth of the limit at a time) so appending stays cheap.
+    if (log.length > this.#maxTransactions + Math.ceil(this.#maxTransactions / 10)) log.splice(0, log.length - this.#maxTransactions);
+  }
+}
+
+/** The map key of (client, request id): the client id's length first, so no two pairs share a key. */
+function requestKey(clientId: string, requestId: string): string {
+  return `${clientId.length}:${clientId}${requestId}`;
+}

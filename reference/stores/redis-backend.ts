@@ -1,0 +1,175 @@
+// The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command.
+import { randomUUID } from 'node:crypto';
+import type {
+  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  TransactionRecord,
+} from './store.ts';
+import type { RedisStore } from './redis-store.ts';
+import type { StoreBackend } from './store-backend.ts';
+import { RedisKeys } from './redis-keys.ts';
+import { LuaScript, type RedisCommandClient } from './redis-lua.ts';
+import type { RedisSettings } from './redis-options.ts';
+import {
+  ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
+} from './redis-scripts.ts';
+import {
+  asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toReversalResult, toSafeInteger, toText, toTransaction,
+} from './redis-replies.ts';
+
+const SCRIPTS = {
+  deduct: new LuaScript(DEDUCT),
+  add: new LuaScript(ADD),
+  ensure: new LuaScript(ENSURE),
+  getClient: new LuaScript(GET_CLIENT),
+  creditTopUp: new LuaScript(CREDIT_TOP_UP),
+  recordTransaction: new LuaScript(RECORD_TRANSACTION),
+  reverseTopUp: new LuaScript(REVERSE_TOP_UP),
+  pinLegacyCurrency: new LuaScript(PIN_LEGACY_CURRENCY),
+  releaseLock: new LuaScript(RELEASE_LOCK),
+};
+
+/** Loads every script of the store into the server's script cache (SCRIPT LOAD). */
+export async function loadRedisScripts(client: RedisCommandClient): Promise<void> {
+  await Promise.all(Object.values(SCRIPTS).map((script) => script.load(client)));
+}
+
+/** The backend of {@link RedisStore}: see there for the keys, their lifetimes and the legacy currency. */
+export class RedisBackend implements StoreBackend {
+  readonly #client: RedisCommandClient;
+  readonly #keys: RedisKeys;
+  readonly #ttl: string;
+  readonly #eventTtl: string;
+  readonly #configuredLegacy: Currency;
+  #legacy: Promise<Currency> | undefined;
+  #ownedClient: { close(): Promise<void> } | undefined;
+
+  /** Uses `client` with validated `settings`. */
+  constructor(client: RedisCommandClient, settings: RedisSettings) {
+    this.#client = client;
+    this.#keys = new RedisKeys(settings.prefix);
+    this.#ttl = String(settings.ttlSeconds);
+    this.#eventTtl = String(settings.eventTtlSeconds);
+    this.#configuredLegacy = settings.legacyCurrency;
+  }
+
+  /** Makes {@link close} close `client`, which the store created. */
+  own(client: { close(): Promise<void> }): void {
+    this.#ownedClient = client;
+  }
+
+  async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+    const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
+    const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#ttl : ''];
+    if (request !== undefined) {
+      keys.push(this.#keys.request(clientId, request.id));
+      args.push(String(request.ttlMs), request.fingerprint);
+    } else {
+      args.push('', '');
+    }
+    if (record !== undefined) args.push(...recordFields(record));
+    return toDeductionResult(await this.#run(SCRIPTS.deduct, keys, args));
+  }
+
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
+    const legacy = await this.legacyCurrency();
+    const reply = await this.#run(SCRIPTS.add, [this.#keys.client(clientId)], [currency, String(amount), new Date().toISOString(), legacy]);
+    return toSafeInteger(reply, 'balance');
+  }
+
+  async ensureClient(clientId: string): Promise<void> {
+    const legacy = await this.legacyCurrency();
+    await this.#run(SCRIPTS.ensure, [this.#keys.client(clientId)], [new Date().toISOString(), legacy]);
+  }
+
+  async getClient(clientId: string): Promise<ClientRecord | null> {
+    const legacy = await this.legacyCurrency();
+    return toClientRecord(await this.#run(SCRIPTS.getClient, [this.#keys.client(clientId)], [legacy]));
+  }
+
+  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    const legacy = await this.legacyCurrency();
+    const reply = await this.#run(
+      SCRIPTS.creditTopUp,
+      [this.#keys.client(clientId), this.#keys.credited(paymentIntentId), this.#keys.log(clientId), this.#keys.reversals(paymentIntentId)],
+      [currency, String(amount), new Date().toISOString(), this.#ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, clientId, legacy],
+    );
+    const [credited, balance] = asArray(reply, 'creditTopUp');
+    return { credited: toText(credited, 'credited') === '1', balance: toSafeInteger(balance, 'balance') };
+  }
+
+  async recordTransaction(record: TransactionRecord): Promise<void> {
+    await this.#run(SCRIPTS.recordTransaction, [this.#keys.log(record.clientId)], [this.#ttl, ...recordFields(record)]);
+  }
+
+  async listTransactions(clientId: string): Promise<TransactionRecord[]> {
+    const legacy = await this.legacyCurrency();
+    const reply = await this.#client.sendCommand(['XRANGE', this.#keys.log(clientId), '-', '+']);
+    return asArray(reply, 'XRANGE').map((entry) => toTransaction(entry, legacy));
+  }
+
+  async hasCredit(paymentIntentId: string): Promise<boolean> {
+    return (await this.#client.sendCommand(['EXISTS', this.#keys.credited(paymentIntentId)])) === 1;
+  }
+
+  async reverseTopUp({ paymentIntentId, key, amount }: TopUpReversal): Promise<TopUpReversalResult> {
+    const legacy = await this.legacyCurrency();
+    const reply = await this.#run(
+      SCRIPTS.reverseTopUp,
+      [this.#keys.reversals(paymentIntentId), this.#keys.credited(paymentIntentId)],
+      [key, String(amount), this.#ttl, this.#keys.prefix, legacy],
+    );
+    return toReversalResult(reply);
+  }
+
+  async hasProcessedEvent(eventId: string): Promise<boolean> {
+    return (await this.#client.sendCommand(['EXISTS', this.#keys.event(eventId)])) === 1;
+  }
+
+  async markEventProcessed(eventId: string): Promise<void> {
+    await this.#client.sendCommand(['SET', this.#keys.event(eventId), '1', 'EX', this.#eventTtl]);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    const reply = await this.#client.sendCommand(['SET', this.#keys.lock(name), token, 'NX', 'PX', String(ttlMs)]);
+    return reply === null ? null : token;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    return (await this.#run(SCRIPTS.releaseLock, [this.#keys.lock(name)], [token])) === 1;
+  }
+
+  /** Closes the client when the store created it. */
+  async close(): Promise<void> {
+    const owned = this.#ownedClient;
+    this.#ownedClient = undefined;
+    await owned?.close();
+  }
+
+  /**
+   * The prefix's pinned legacy currency: pinned to `legacyCurrency` by the first store that asks, read back
+   * by every other. Asked once per store ({@link RedisStore.connect} asks at once); a failed ask is retried next time.
+   */
+  legacyCurrency(): Promise<Currency> {
+    if (this.#legacy === undefined) {
+      const key = this.#keys.legacyCurrency();
+      const pending = this.#run(SCRIPTS.pinLegacyCurrency, [key], [this.#configuredLegacy]).then((reply) => toCurrency(reply, key));
+      pending.catch(() => {
+        if (this.#legacy === pending) this.#legacy = undefined;
+      });
+      this.#legacy = pending;
+    }
+    return this.#legacy;
+  }
+
+  async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await script.run(this.#client, keys, args);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('CREDIT402_OVERFLOW')) {
+        throw new RangeError(error.message.slice('CREDIT402_OVERFLOW '.length), { cause: error });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,136 @@
+// The SQLite store's multi-step operations, each one SQLite transaction over the prepared statements.
+import type Database from 'better-sqlite3';
+import type {
+  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  TransactionRecord,
+} from './store.ts';
+import type { SqliteStatements } from './sqlite-statements.ts';
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** The store's operations that take more than one statement; each runs in one transaction and returns at once. */
+export interface SqliteTransactions {
+  /** Deducts (with its record and request id), in one IMMEDIATE transaction; `nowMs` dates the request id. */
+  deductBalance(deduction: Deduction, nowMs: number): DeductionResult;
+  /** Creates the client when missing and adds to the balance; a RangeError, changing nothing, on overflow. */
+  addBalance(clientId: string, currency: Currency, amount: number, now: string): number;
+  /** The client row and its balances from one snapshot (a read transaction). */
+  readClient(clientId: string): ClientRecord | null;
+  /** Credits a top-up once per PaymentIntent, appending the `topup` record `recordId` when given. */
+  creditTopUp(credit: TopUpCredit, recordId: string | undefined, now: string): TopUpCreditResult;
+  /** Raises a reversal and takes what it adds from the credited balance. */
+  reverseTopUp(reversal: TopUpReversal, now: string): TopUpReversalResult;
+}
+
+/** Wraps the store's multi-step operations over `statements` in transactions of `db`. */
+export function prepareTransactions(db: Database.Database, statements: SqliteStatements): SqliteTransactions {
+  const deduct = db.transaction((deduction: Deduction, nowMs: number) => deductBalance(statements, deduction, nowMs));
+  const add = db.transaction((clientId: string, currency: Currency, amount: number, now: string) => addBalance(statements, clientId, currency, amount, now));
+  const read = db.transaction((clientId: string) => readClient(statements, clientId));
+  const credit = db.transaction((topUp: TopUpCredit, recordId: string | undefined, now: string) => creditTopUp(statements, topUp, recordId, now));
+  const reverse = db.transaction((reversal: TopUpReversal, now: string) => reverseTopUp(statements, reversal, now));
+  return {
+    deductBalance: (deduction, nowMs) => deduct.immediate(deduction, nowMs),
+    // Read as a number after the commit, as getClient would read it.
+    addBalance: (clientId, currency, amount, now) => toSafeNumber(add.immediate(clientId, currency, amount, now), 'balance'),
+    readClient: (clientId) => read.deferred(clientId),
+    creditTopUp: (topUp, recordId, now) => credit.immediate(topUp, recordId, now),
+    reverseTopUp: (reversal, now) => reverse.immediate(reversal, now),
+  };
+}
+
+/** Appends one record to the log. */
+export function appendTransaction(statements: SqliteStatements, record: TransactionRecord): void {
+  const { id, type, clientId, currency, amount, createdAt, paymentIntentId, resource } = record;
+  statements.append.run(id, type, clientId, currency, BigInt(amount), createdAt, paymentIntentId ?? null, resource ?? null);
+}
+
+/** A stored integer as a number; a RangeError when it is not exact. */
+export function toSafeNumber(value: bigint, column: string): number {
+  if (value > MAX_SAFE || value < -MAX_SAFE) {
+    throw new RangeError(`${column} ${value} is outside the safe integer range`);
+  }
+  return Number(value);
+}
+
+function balanceOf(statements: SqliteStatements, clientId: string, currency: Currency): number {
+  return toSafeNumber(statements.balance.get(clientId, currency)?.balance ?? 0n, 'balance');
+}
+
+function deductBalance(statements: SqliteStatements, deduction: Deduction, nowMs: number): DeductionResult {
+  const { clientId, currency, record, request } = deduction;
+  const now = BigInt(nowMs);
+  if (request !== undefined) {
+    const kept = statements.request.get(clientId, request.id, now);
+    if (kept !== undefined) {
+      if (kept.fingerprint !== request.fingerprint || kept.repeated !== 0n) return { status: 'conflict' };
+      statements.markRepeated.run(clientId, request.id);
+      return { status: 'repeated', balance: balanceOf(statements, clientId, currency) };
+    }
+  }
+  const amount = BigInt(deduction.amount);
+  let balance = statements.deduct.get(amount, clientId, currency, amount)?.balance;
+  // Amount 0 from a currency never held: a balance of 0, when the client exists.
+  const neverHeld = (): boolean => statements.balance.get(clientId, currency) === undefined && statements.clientExists.get(clientId) !== undefined;
+  if (balance === undefined && amount === 0n && neverHeld()) balance = 0n;
+  if (balance === undefined) return { status: 'insufficient' };
+  if (record !== undefined) appendTransaction(statements, record);
+  if (request !== undefined) {
+    statements.pruneRequests.run(now);
+    statements.keepRequest.run(clientId, request.id, request.fingerprint, now + BigInt(request.ttlMs));
+  }
+  return { status: 'deducted', balance: toSafeNumber(balance, 'balance') };
+}
+
+/** Upserts the client (new: no balances, no top-ups), then the balance; no row back means it would overflow. */
+function addBalance(statements: SqliteStatements, clientId: string, currency: Currency, amount: number, now: string): bigint {
+  statements.upsertClient.run(clientId, 0n, now);
+  const row = statements.add.get(clientId, currency, BigInt(amount), MAX_SAFE);
+  if (row === undefined) throw overflow(clientId, amount); // rolls back the new client
+  return row.balance;
+}
+
+function readClient(statements: SqliteStatements, clientId: string): ClientRecord | null {
+  const row = statements.client.get(clientId);
+  if (row === undefined) return null;
+  const balances: Record<Currency, number> = {};
+  for (const held of statements.balances.all(clientId)) balances[held.currency] = toSafeNumber(held.balance, 'balance');
+  return { balances, topUps: toSafeNumber(row.top_ups, 'top_ups'), createdAt: row.created_at };
+}
+
+function creditTopUp(statements: SqliteStatements, credit: TopUpCredit, recordId: string | undefined, now: string): TopUpCreditResult {
+  const { clientId, currency, paymentIntentId } = credit;
+  const amount = BigInt(credit.amount);
+  if (statements.markCredited.run(paymentIntentId, clientId, currency, amount, now).changes === 0) {
+    return { credited: false, balance: balanceOf(statements, clientId, currency) };
+  }
+  const net = amount - smaller(amount, statements.reversedSum.get(paymentIntentId)?.total ?? 0n);
+  statements.upsertClient.run(clientId, 1n, now);
+  const row = statements.add.get(clientId, currency, net, MAX_SAFE);
+  if (row === undefined) throw overflow(clientId, credit.amount); // rolls back the credited mark
+  if (recordId !== undefined) statements.append.run(recordId, 'topup', clientId, currency, amount, now, paymentIntentId, null);
+  return { credited: true, balance: toSafeNumber(row.balance, 'balance') };
+}
+
+function reverseTopUp(statements: SqliteStatements, reversal: TopUpReversal, now: string): TopUpReversalResult {
+  const { paymentIntentId, key } = reversal;
+  const credited = statements.credited.get(paymentIntentId);
+  const clientId = credited?.client_id ?? null;
+  const currency = credited?.currency ?? null;
+  const balance = (): number | null => (credited === undefined ? null : balanceOf(statements, credited.client_id, credited.currency));
+  const previous = statements.reversal.get(paymentIntentId, key)?.amount ?? 0n;
+  const amount = BigInt(reversal.amount);
+  if (amount <= previous) return { changed: false, taken: 0, clientId, currency, balance: balance() };
+  const before = statements.reversedSum.get(paymentIntentId)?.total ?? 0n;
+  statements.setReversal.run(paymentIntentId, key, amount, now);
+  if (credited === undefined) return { changed: true, taken: 0, clientId: null, currency: null, balance: null };
+  const after = smaller(MAX_SAFE, before + amount - previous);
+  const taken = smaller(credited.amount, after) - smaller(credited.amount, before);
+  if (taken > 0n) statements.take.run(credited.client_id, credited.currency, -taken);
+  return { changed: true, taken: Number(taken), clientId, currency, balance: balance() };
+}
+
+function overflow(clientId: string, amount: number): RangeError {
+  return new RangeError(`adding ${amount} to client ${clientId} would exceed Number.MAX_SAFE_INTEGER`);
+}

@@ -1,0 +1,46 @@
+// What a shipped store does below its guards: the store methods on arguments the guarded-store layer already checked.
+import type {
+  ClientRecord, Currency, Deduction, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  TransactionRecord,
+} from './store.ts';
+import type { GuardedStore } from './guarded-store.ts';
+
+/**
+ * The storage of a shipped store, wrapped by {@link GuardedStore}, which checks every
+ * argument, rejects calls after `close`, and decides whether records are written. A backend keeps the
+ * {@link Store} contract's atomicity and results for each method; it never sees an invalid argument, a call
+ * after `close`, or a record while the store keeps no log. It appends what it is given: records are copies already.
+ */
+export interface StoreBackend {
+  /** {@link Store.deductBalance}; `record`, when present, is to be appended in the same step (the log is on). */
+  deductBalance(deduction: Deduction): Promise<DeductionResult>;
+  /** {@link Store.addBalance}. */
+  addBalance(clientId: string, currency: Currency, amount: number): Promise<number>;
+  /** {@link Store.ensureClient}. */
+  ensureClient(clientId: string): Promise<void>;
+  /** {@link Store.getClient}: a record the caller may keep (not one the backend still holds). */
+  getClient(clientId: string): Promise<ClientRecord | null>;
+  /**
+   * {@link Store.creditTopUp}; when `recordId` is given (the log is on), a credit that applies appends the `topup`
+   * record with that id, in the same step.
+   */
+  creditTopUp(credit: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult>;
+  /** Appends a record (called only while the log is on). */
+  recordTransaction(record: TransactionRecord): Promise<void>;
+  /** The client's records, oldest first; the guarded layer copies them before handing them out. */
+  listTransactions(clientId: string): Promise<readonly TransactionRecord[]>;
+  /** {@link Store.hasCredit}. */
+  hasCredit(paymentIntentId: string): Promise<boolean>;
+  /** {@link Store.reverseTopUp}. */
+  reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult>;
+  /** {@link Store.hasProcessedEvent}. */
+  hasProcessedEvent(eventId: string): Promise<boolean>;
+  /** {@link Store.markEventProcessed}. */
+  markEventProcessed(eventId: string): Promise<void>;
+  /** {@link Store.acquireLock}. */
+  acquireLock(name: string, ttlMs: number): Promise<string | null>;
+  /** {@link Store.releaseLock}. */
+  releaseLock(name: string, token: string): Promise<boolean>;
+  /** Releases handles and connections; called once. */
+  close(): Promise<void>;
+}

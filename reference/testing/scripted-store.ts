@@ -1,0 +1,94 @@
+// Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { Deduction, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
+
+/** The store methods a wrapper can script. */
+export type StoreMethod =
+  | 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
+  | 'hasCredit' | 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed' | 'acquireLock' | 'releaseLock';
+
+/**
+ * What happens to a scripted call: `reject` fails it without effect; `lost` applies it, then fails it, as a reply
+ * lost with its connection; `hang` never answers (the gate's deadline ends it); a function runs after the call
+ * succeeded, before its caller sees the reply (another request acting in between).
+ */
+export type StoreScript = 'reject' | 'lost' | 'hang' | ((inner: MemoryStore) => Promise<unknown>);
+
+/** Scripts the `nth` call (1-based, counted over the wrapper's life) of `method`, or every call without `nth`. */
+export interface StoreFault {
+  method: StoreMethod;
+  nth?: number;
+  script: StoreScript;
+}
+
+/** A {@link Store} over a MemoryStore (`inner`, for set-up and reads that bypass the journal) with scripted calls. */
+export class ScriptedStore implements Store {
+  readonly inner = new MemoryStore();
+  /** The methods called through the wrapper, in order. */
+  readonly calls: StoreMethod[] = [];
+  readonly #faults: readonly StoreFault[];
+  readonly #onCall: (step: string) => void;
+  readonly #counts = new Map<StoreMethod, number>();
+
+  constructor(faults: readonly StoreFault[] = [], onCall: (step: string) => void = () => {}) {
+    this.#faults = faults;
+    this.#onCall = onCall;
+  }
+
+  async #call<T>(method: StoreMethod, run: () => Promise<T>): Promise<T> {
+    this.calls.push(method);
+    this.#onCall(`store.${method}`);
+    const nth = (this.#counts.get(method) ?? 0) + 1;
+    this.#counts.set(method, nth);
+    const script = this.#faults.find((fault) => fault.method === method && (fault.nth === undefined || fault.nth === nth))?.script;
+    if (script === 'reject') throw new Error(`scripted ${method} failure`);
+    if (script === 'hang') return new Promise<never>(() => {});
+    const result = await run();
+    if (script === 'lost') throw new Error(`scripted ${method} reply lost`);
+    if (typeof script === 'function') await script(this.inner);
+    return result;
+  }
+
+  deductBalance(deduction: Deduction) {
+    return this.#call('deductBalance', () => this.inner.deductBalance(deduction));
+  }
+  addBalance(clientId: string, currency: string, amount: number) {
+    return this.#call('addBalance', () => this.inner.addBalance(clientId, currency, amount));
+  }
+  ensureClient(clientId: string) {
+    return this.#call('ensureClient', () => this.inner.ensureClient(clientId));
+  }
+  getClient(clientId: string) {
+    return this.#call('getClient', () => this.inner.getClient(clientId));
+  }
+  creditTopUp(credit: TopUpCredit) {
+    return this.#call('creditTopUp', () => this.inner.creditTopUp(credit));
+  }
+  recordTransaction(record: TransactionRecord) {
+    return this.#call('recordTransaction', async () => this.inner.recordTransaction?.(record));
+  }
+  listTransactions(clientId: string) {
+    return this.#call('listTransactions', async () => (await this.inner.listTransactions?.(clientId)) ?? []);
+  }
+  hasCredit(paymentIntentId: string) {
+    return this.#call('hasCredit', () => this.inner.hasCredit(paymentIntentId));
+  }
+  reverseTopUp(reversal: TopUpReversal) {
+    return this.#call('reverseTopUp', () => this.inner.reverseTopUp(reversal));
+  }
+  hasProcessedEvent(eventId: string) {
+    return this.#call('hasProcessedEvent', () => this.inner.hasProcessedEvent(eventId));
+  }
+  markEventProcessed(eventId: string) {
+    return this.#call('markEventProcessed', () => this.inner.markEventProcessed(eventId));
+  }
+  acquireLock(name: string, ttlMs: number) {
+    return this.#call('acquireLock', () => this.inner.acquireLock(name, ttlMs));
+  }
+  releaseLock(name: string, token: string) {
+    return this.#call('releaseLock', () => this.inner.releaseLock(name, token));
+  }
+  close() {
+    return this.inner.close();
+  }
+}
