@@ -22,7 +22,7 @@ const PARTS: readonly Part[] = [
 const UNSHIPPED = [/\.test\.ts$/, /^reference\/stores\/store-conformance/, /^reference\/(testing|self-test|crash-test)\//, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
 
 /** A module specifier found in a source file. */
-export interface ImportFound {
+interface ImportFound {
   file: string;
   line: number;
   specifier: string;

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'credit402-pack-test-'));
 const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
 
-async function check(name: string, body: () => Promise<string | void>): Promise<void> {
+async function check(name: string, body: () => Promise<string | undefined>): Promise<void> {
   const started = Date.now();
   try {
     const note = await body();
@@ -157,8 +157,8 @@ async function main(): Promise<void> {
   const betterSqlite3 = realpathSync(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')));
 
   let full = '';
-  await check('an empty project installs the three tarballs with Fastify, Express, Redis, SQLite and stripe', async () => {
-    full = await project('full', [...Object.values(PACKAGES).map(tarball), 'fastify@5', 'express@5', 'redis@5', 'stripe@23', betterSqlite3]);
+  await check('an empty project installs the three tarballs with Fastify, Express, Redis, Postgres, SQLite and stripe', async () => {
+    full = await project('full', [...Object.values(PACKAGES).map(tarball), 'fastify@5', 'express@5', 'redis@5', 'pg@8', 'stripe@23', betterSqlite3]);
     const lock = lockfile(full);
     return Object.values(PACKAGES)
       .map((name) => `${name}: ${dependencyClosure(lock, name).size} packages installed with it`)
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     const server = `${join(full, 'node_modules/.bin/credit402')} serve --store memory --host 127.0.0.1 --profile "$CREDIT402_PROFILE" --port "$PORT"`;
     const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), ['conformance', '--target-cmd', server, '--emulator-port', '0'], full, 600_000);
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
-    if (!summary || summary[2] !== '0' || summary[1] === '0') throw new Error(`the kit's summary: ${summary?.[0] ?? 'none'}\n${out.slice(-2000)}`);
+    if (summary?.[2] !== '0' || summary[1] === '0') throw new Error(`the kit's summary: ${summary?.[0] ?? 'none'}\n${out.slice(-2000)}`);
     return `${summary[0]}`;
   });
 
@@ -220,8 +220,9 @@ console.log(intent.id + ' ' + intent.status + ' ' + intent.amount + ' ' + intent
       const failures = await Promise.all([
         run(cli, ['serve', '--store', 'sqlite', '--stripe-api', 'http://127.0.0.1:9', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
         run(cli, ['serve', '--store', 'memory', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
+        run(cli, ['serve', '--store', 'postgres', '--stripe-api', 'http://127.0.0.1:9', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
       ]);
-      const expected = ['npm install better-sqlite3', 'npm install credit402-stripe-emulator'];
+      const expected = ['npm install better-sqlite3', 'npm install credit402-stripe-emulator', 'npm install pg'];
       expected.forEach((text, index) => {
         if (!failures[index]?.includes(`ERR_MISSING_PACKAGE`) || !failures[index]?.includes(text)) throw new Error(`expected "${text}", got:\n${failures[index]}`);
       });

@@ -1,4 +1,4 @@
-// `npm test`: vitest, the import boundaries, the coverage check, the conformance suite against the reference on four set-ups (every store, both frameworks), the crash test, then the pack test; one total line.
+// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on five set-ups (every store, both frameworks), the crash test, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -10,10 +10,12 @@ const SOURCE = ['tsx', '--conditions=credit402-source'];
 
 const STEPS: Step[] = [
   { name: 'unit and integration tests', args: ['vitest', 'run'] },
+  { name: 'lint', args: ['biome', 'lint', '--error-on-warnings', '.'] },
   { name: 'import boundaries between the packages', args: ['tsx', '.ci/check-boundaries.ts'] },
   { name: 'requirement coverage', args: [...SOURCE, 'harness/cli.ts', 'coverage', '--tests', 'reference', '--tests', 'harness', '--tests', 'emulator'] },
   { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
+  { name: 'conformance: fastify + postgres', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
   { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
   { name: 'crash test: 200 SIGKILLs per store, sqlite and redis', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'both'] },
@@ -22,6 +24,7 @@ const STEPS: Step[] = [
 
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;
 
+/** A step's counts: its own `N passed, N failed` line, or, for a step that prints none (the lint, the coverage check), one check passed or failed by its exit code. */
 function run(step: Step): Promise<{ code: number; passed: number; failed: number }> {
   return new Promise((resolve) => {
     process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
@@ -34,9 +37,14 @@ function run(step: Step): Promise<{ code: number; passed: number; failed: number
     child.on('close', (code) => {
       const lines = output.trimEnd().split('\n');
       const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
-      const passed = summary ? Number(summary[1]) : 0;
-      const failed = summary ? Number(summary[2]) : 0;
-      resolve({ code: code ?? 1, passed, failed: failed + (code !== 0 && failed === 0 ? 1 : 0) });
+      const exit = code ?? 1;
+      if (!summary) {
+        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1 });
+        return;
+      }
+      const passed = Number(summary[1]);
+      const failed = Number(summary[2]);
+      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0) });
     });
   });
 }

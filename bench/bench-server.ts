@@ -18,7 +18,7 @@ export interface BenchServer {
 }
 
 /** Where and how to start a server. */
-export interface BenchServerOptions {
+interface BenchServerOptions {
   runId: string;
   stripeApiUrl: string;
   /** Profile the child with node --cpu-prof into `<this directory>/<label>/`. */

@@ -1,7 +1,7 @@
 // Child side of the bench's IPC: announce readiness, answer requests by type, report memory and CPU, exit on stop.
 
 /** A request from the parent: an id to answer and a type naming the handler. */
-export interface IpcRequest {
+interface IpcRequest {
   id: number;
   type: string;
   [field: string]: unknown;
@@ -17,7 +17,7 @@ export interface ChildUsage {
 }
 
 /** This process's memory and CPU time so far. */
-export function usage(): ChildUsage {
+function usage(): ChildUsage {
   const { rss, heapUsed } = process.memoryUsage();
   const { user, system } = process.cpuUsage();
   return { rss, heapUsed, cpuMicros: user + system };

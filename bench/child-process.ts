@@ -23,7 +23,7 @@ export interface BenchChild<Ready> {
 }
 
 /** Options of {@link startChild}. */
-export interface ChildOptions {
+interface ChildOptions {
   /** Extra node flags, e.g. --cpu-prof. */
   nodeFlags?: string[];
   /** Where the child's stderr goes; default the bench's own. */

@@ -82,7 +82,7 @@ function apiBase(url: string): { host: string; port: number; protocol: 'http' } 
 }
 
 /** The two processes whose CPU time a batch is charged: the server (or the bench itself) and the emulator. */
-export interface PaymentProcesses {
+interface PaymentProcesses {
   serverUrl: string;
   server: BenchChild<unknown>;
   emulator: BenchChild<{ url: string; controlUrl: string }>;

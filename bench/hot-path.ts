@@ -7,7 +7,7 @@ import { openRedisCpuProbe, type RedisCpuProbe } from './redis-cpu.ts';
 import { median, round } from './stats.ts';
 
 /** One measurement with what it cost the server process (and Redis), in CPU microseconds per request. */
-export interface RunResult extends LoadResult {
+interface RunResult extends LoadResult {
   serverCpuUs: number;
   redisCpuUs?: number;
 }
@@ -74,7 +74,7 @@ export async function measureHotPath(
   const server = await startBenchServer(config, {
     runId: context.runId,
     stripeApiUrl: context.stripeApiUrl,
-    ...(options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir }),
+    cpuProfDir: options.cpuProfDir,
   });
   const redis = config.store === 'redis' ? await openRedisCpuProbe() : undefined;
   try {

@@ -2,11 +2,11 @@
 import { parseArgs } from 'node:util';
 
 /** The reference server's frameworks. */
-export const FRAMEWORKS = ['fastify', 'express'] as const;
+const FRAMEWORKS = ['fastify', 'express'] as const;
 /** The reference server's stores. */
-export const STORES = ['memory', 'sqlite', 'redis'] as const;
+const STORES = ['memory', 'sqlite', 'redis'] as const;
 /** A framework the bench runs. */
-export type Framework = (typeof FRAMEWORKS)[number];
+type Framework = (typeof FRAMEWORKS)[number];
 /** A store the bench runs. */
 export type StoreKind = (typeof STORES)[number];
 
@@ -84,7 +84,7 @@ function integerOption(name: string, value: string | undefined, fallback: number
 }
 
 /** Every configuration, stores outermost so the table groups by store. */
-export function allConfigs(): BenchConfig[] {
+function allConfigs(): BenchConfig[] {
   return STORES.flatMap((store) => FRAMEWORKS.map((framework) => ({ name: `${framework}-${store}`, framework, store })));
 }
 

@@ -8,7 +8,7 @@ export const GATED_ROUTE = '/api/nodesc';
 /** An ungated route of the reference server. */
 export const FREE_ROUTE = '/free';
 /** Large enough that the balance never runs out during a load run (900,000.00 usd). */
-export const LARGE_TOP_UP = 9_000_000_000;
+const LARGE_TOP_UP = 9_000_000_000;
 
 /** The `payment` header for a payload. */
 export function paymentHeader(payload: Record<string, unknown>): Record<string, string> {

@@ -10,7 +10,7 @@ interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: numb
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** A short place for a script URL: a repository path, `pkg:<name>` for a dependency, or the URL's kind. */
-export function fileOf(url: string): string {
+function fileOf(url: string): string {
   if (url === '') return '(native or VM)';
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
   const inModules = path.lastIndexOf('/node_modules/');
@@ -29,10 +29,12 @@ function frameKey(frame: CallFrame): string {
 }
 
 /** Self time per function, self time per file and inclusive time per function, all in ms. */
-export function summarizeProfile(profile: CpuProfile): { totalMs: number; self: Map<string, number>; files: Map<string, number>; inclusive: Map<string, number> } {
+function summarizeProfile(profile: CpuProfile): { totalMs: number; self: Map<string, number>; files: Map<string, number>; inclusive: Map<string, number> } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  profile.samples.forEach((id, index) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
   const self = new Map<string, number>();
   const files = new Map<string, number>();
   const inclusive = new Map<string, number>();

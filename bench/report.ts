@@ -13,7 +13,7 @@ import type { TargetVerdict } from './targets.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The machine a run was made on. */
-export interface MachineInfo {
+interface MachineInfo {
   cores: number;
   cpuModel: string;
   node: string;

@@ -29,7 +29,7 @@ async function paymentsAndSoak(
     runId,
     stripeApiUrl: emulator.ready.url,
     label: `${config.name}-soak`,
-    ...(options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir }),
+    cpuProfDir: options.cpuProfDir,
   });
   try {
     const out: { firstPayment?: FirstPaymentResult; soak?: SoakResult } = {};

@@ -42,12 +42,7 @@ export async function soak(
       () => {},
     );
   }, SAMPLE_EVERY_MS);
-  let load;
-  try {
-    load = await runLoad({ ...spec, duration: seconds });
-  } finally {
-    clearInterval(timer);
-  }
+  const load = await runLoad({ ...spec, duration: seconds }).finally(() => clearInterval(timer));
   const end = await child.usage();
   samples.push([round((Date.now() - began) / 1000, 1), round(end.rss / MB, 1)]);
   return {

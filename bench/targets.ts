@@ -4,13 +4,13 @@ import type { HotPathResult } from './hot-path.ts';
 import type { SoakResult } from './soak.ts';
 
 /** Gated/ungated throughput each store should keep at least. */
-export const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6 };
+const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6 };
 /** p99 latency of the gated hot path, in ms, at the bench's concurrency. */
-export const GATED_P99_TARGET_MS = 5;
+const GATED_P99_TARGET_MS = 5;
 /** RSS growth over the soak, in MB. */
-export const SOAK_GROWTH_TARGET_MB = 50;
+const SOAK_GROWTH_TARGET_MB = 50;
 /** Wall time of a full conformance run, in seconds. */
-export const CONFORMANCE_TARGET_S = 30;
+const CONFORMANCE_TARGET_S = 30;
 
 /** One target with what was measured. */
 export interface TargetVerdict {

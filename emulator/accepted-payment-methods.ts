@@ -3,7 +3,7 @@ import { invalidRequest } from './errors.ts';
 import type { PaymentIntent } from './objects.ts';
 
 /** The PaymentIntent parameters that decide the accepted types. */
-export interface AcceptanceParams {
+interface AcceptanceParams {
   automatic_payment_methods?: { enabled: boolean; allow_redirects?: 'always' | 'never' };
   payment_method_types?: string[];
   allowed_payment_method_types?: string[];

@@ -36,7 +36,7 @@ function match(pattern: string, path: string): Record<string, string> | undefine
   return params;
 }
 
-export interface RoutedRequest {
+interface RoutedRequest {
   route: ApiRoute;
   pathParams: Record<string, string>;
   keyKind: KeyKind;

@@ -13,7 +13,7 @@ export const PUBLISHABLE_NOT_ALLOWED =
   'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
 
 /** `sk_test_****************abcd`, as Stripe echoes a rejected key. */
-export function maskKey(key: string): string {
+function maskKey(key: string): string {
   const prefix = /^[a-z]{2}_(test|live)_/.exec(key)?.[0] ?? '';
   const secret = key.slice(prefix.length);
   return secret.length <= 4 ? `${prefix}${'*'.repeat(secret.length)}` : `${prefix}${'*'.repeat(secret.length - 4)}${secret.slice(-4)}`;

@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 
 /** What confirming a PaymentIntent with a card does. */
-export type CardOutcome =
+type CardOutcome =
   | { kind: 'succeed' }
   | { kind: 'authenticate' }
   | { kind: 'decline'; code: string; declineCode: string; message: string };

@@ -5,7 +5,7 @@ import type { ApiRoute, EmulatorState } from './context.ts';
 import type { Charge, PaymentIntent, PaymentMethod } from './objects.ts';
 
 /** How the attempt ended: paid, declined (with the card error), or still pending (bank debits). */
-export type ChargeResult = { kind: 'succeeded'; captured: boolean } | { kind: 'failed'; code: string; declineCode: string; message: string } | { kind: 'pending' };
+type ChargeResult = { kind: 'succeeded'; captured: boolean } | { kind: 'failed'; code: string; declineCode: string; message: string } | { kind: 'pending' };
 
 const outcomeOf = (result: ChargeResult): Charge['outcome'] => {
   const base = { advice_code: null, network_advice_code: null, network_decline_code: null, risk_level: 'normal', risk_score: 20 };

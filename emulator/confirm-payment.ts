@@ -7,7 +7,7 @@ import type { ApiRequest, EmulatorState } from './context.ts';
 import type { PaymentIntent, PaymentMethod } from './objects.ts';
 import type { Decline } from './cards.ts';
 
-export interface ConfirmOptions {
+interface ConfirmOptions {
   offSession: boolean;
   errorOnRequiresAction: boolean;
   returnUrl: string | null;

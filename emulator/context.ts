@@ -61,7 +61,7 @@ export interface ApiRequest {
 }
 
 /** Handlers return the 200 body or throw an ApiError. */
-export type ApiHandler = (req: ApiRequest, state: EmulatorState) => object;
+type ApiHandler = (req: ApiRequest, state: EmulatorState) => object;
 
 export interface ApiRoute {
   method: 'GET' | 'POST';

@@ -56,13 +56,20 @@ const ROUTES: readonly ControlRoute[] = [
     handle: (state, _body, _match, query) => {
       const since = sinceParam(query);
       return state.journal.list({
-        ...(query.get('path') !== null ? { path: query.get('path') as string } : {}),
-        ...(query.get('method') !== null ? { method: query.get('method') as string } : {}),
-        ...(since !== undefined ? { since } : {}),
+        path: query.get('path') ?? undefined,
+        method: query.get('method') ?? undefined,
+        since,
       });
     },
   },
-  { method: 'DELETE', path: /^\/journal$/, handle: (state) => (state.journal.clear(), ok) },
+  {
+    method: 'DELETE',
+    path: /^\/journal$/,
+    handle: (state) => {
+      state.journal.clear();
+      return ok;
+    },
+  },
   {
     method: 'GET',
     path: /^\/in-flight$/,
@@ -81,7 +88,14 @@ const ROUTES: readonly ControlRoute[] = [
       return state.faults.add(fault);
     },
   },
-  { method: 'DELETE', path: /^\/faults$/, handle: (state) => (state.faults.clear(), ok) },
+  {
+    method: 'DELETE',
+    path: /^\/faults$/,
+    handle: (state) => {
+      state.faults.clear();
+      return ok;
+    },
+  },
   { method: 'GET', path: /^\/faults\/([^/]+)$/, handle: (state, _body, [, id = '']) => state.faults.get(id) ?? noFault(id) },
   { method: 'DELETE', path: /^\/faults\/([^/]+)$/, handle: (state, _body, [, id = '']) => state.faults.remove(id) ?? noFault(id) },
   {
@@ -93,7 +107,14 @@ const ROUTES: readonly ControlRoute[] = [
       return { ms: state.searchLagMs };
     },
   },
-  { method: 'POST', path: /^\/reset$/, handle: (state) => (state.reset(), ok) },
+  {
+    method: 'POST',
+    path: /^\/reset$/,
+    handle: (state) => {
+      state.reset();
+      return ok;
+    },
+  },
   { method: 'GET', path: /^\/webhooks$/, handle: (state) => state.webhooks.endpoints() },
   {
     method: 'POST',

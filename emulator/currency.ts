@@ -12,14 +12,14 @@ const SYMBOLS: Record<string, string> = { usd: '$', eur: '€', gbp: '£', jpy: 
 const exponent = (currency: string): number => (zeroDecimal.has(currency) ? 0 : threeDecimal.has(currency) ? 3 : 2);
 
 /** Smallest chargeable amount in minor units, or undefined for an unsupported currency. */
-export function minimumChargeMinor(currency: string): number | undefined {
+function minimumChargeMinor(currency: string): number | undefined {
   if (zeroDecimal.has(currency)) return MIN_ZERO_DECIMAL;
   if (threeDecimal.has(currency)) return MIN_THREE_DECIMAL;
   return twoDecimal[currency];
 }
 
 /** Formats minor units the way Stripe's amount errors do: `$0.50 usd`, `¥50 jpy`. */
-export function formatAmount(minor: number, currency: string): string {
+function formatAmount(minor: number, currency: string): string {
   const digits = exponent(currency);
   const major = (minor / 10 ** digits).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   return `${SYMBOLS[currency] ?? ''}${major} ${currency}`;

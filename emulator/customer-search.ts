@@ -21,7 +21,7 @@ const unsupported = (query: string) =>
   );
 
 /** Parses a query into its clauses and joiner; throws 400 (param `query`) for anything outside the subset. */
-export function parseCustomerQuery(query: string): { clauses: Clause[]; joiner: 'AND' | 'OR' } {
+function parseCustomerQuery(query: string): { clauses: Clause[]; joiner: 'AND' | 'OR' } {
   const clauses: Clause[] = [];
   const joiners = new Set<string>();
   let position = 0;

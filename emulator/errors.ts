@@ -1,7 +1,7 @@
 // Stripe-style API errors: the error envelope, its HTTP status, and the usual constructors.
 
 /** The body of Stripe's `{ "error": { ... } }` envelope. */
-export interface StripeErrorBody {
+interface StripeErrorBody {
   type: 'invalid_request_error' | 'card_error' | 'api_error' | 'idempotency_error';
   message: string;
   code?: string;

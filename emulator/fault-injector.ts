@@ -3,7 +3,7 @@ import { faultMatches, type FaultTarget } from './faults.ts';
 import type { ActiveFault } from './control-types.ts';
 
 /** A request hit by a fault: the fault as it was then and, for a barrier, when the request may go on. */
-export interface FaultHit {
+interface FaultHit {
   fault: ActiveFault;
   /** `barrier`: resolves when the barrier opens (all `count` arrived, its hold ended, or it was removed). */
   released?: Promise<void>;

@@ -5,7 +5,7 @@ import type { Params } from './params.ts';
 const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** The stored answer of a request that executed. */
-export interface StoredResponse {
+interface StoredResponse {
   method: string;
   path: string;
   params: Params;
@@ -15,7 +15,7 @@ export interface StoredResponse {
   storedAt: number;
 }
 
-export type IdempotencyLookup =
+type IdempotencyLookup =
   | { kind: 'new' }
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'mismatch' };

@@ -2,10 +2,10 @@
 import type { JournalEntry, JournalFilter } from './control-types.ts';
 
 /** What a request's answer adds to its journal entry. */
-export type Outcome = Pick<JournalEntry, 'status' | 'response'> & Partial<Pick<JournalEntry, 'replayed' | 'fault' | 'oracle'>>;
+type Outcome = Pick<JournalEntry, 'status' | 'response'> & Partial<Pick<JournalEntry, 'replayed' | 'fault' | 'oracle'>>;
 
 /** A request as it arrives, before any answer. */
-export type Arrival = Omit<JournalEntry, 'seq' | 'time' | 'status' | 'replayed' | 'response' | 'inFlight' | 'durationMs'>;
+type Arrival = Omit<JournalEntry, 'seq' | 'time' | 'status' | 'replayed' | 'response' | 'inFlight' | 'durationMs'>;
 
 export class Journal {
   #entries: JournalEntry[] = [];

@@ -2,14 +2,14 @@
 import { invalidRequest, resourceMissing } from './errors.ts';
 
 /** Stripe's `{ object: 'list', data, has_more, url }`. */
-export interface ListObject<T> {
+interface ListObject<T> {
   object: 'list';
   data: T[];
   has_more: boolean;
   url: string;
 }
 
-export interface PageParams {
+interface PageParams {
   limit?: number;
   starting_after?: string;
   ending_before?: string;

@@ -1,13 +1,12 @@
 // Declarative request-parameter schemas: unknown/missing parameter errors and Stripe's type coercions.
 import { invalidValue, missingParam, unknownParam } from './errors.ts';
-import { isIndexMap } from './params.ts';
 import type { ParamValue, Params } from './params.ts';
 
 /** Parses one decoded parameter; `name` is its wire name (e.g. `card[number]`) for error messages. */
-export interface Field<T> {
+interface Field<T> {
   readonly parse: (value: ParamValue, name: string) => T;
 }
-export type Schema = Record<string, Field<unknown>>;
+type Schema = Record<string, Field<unknown>>;
 type Out<F> = F extends Field<infer T> ? T : never;
 /** Parsed values of a schema: the `R` keys are present, the others optional. */
 export type Parsed<S extends Schema, R extends keyof S = never> = { [K in keyof S as K extends R ? never : K]?: Out<S[K]> } & {

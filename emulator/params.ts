@@ -30,8 +30,7 @@ function keyPath(key: string): string[] {
   const segments = [key.slice(0, open)];
   const re = /\[([^\]]*)\]/y;
   re.lastIndex = open;
-  let match: RegExpExecArray | null;
-  while ((match = re.exec(key)) !== null) {
+  for (let match = re.exec(key); match !== null; match = re.exec(key)) {
     segments.push(match[1] ?? '');
     if (re.lastIndex === key.length) return segments;
   }
@@ -52,12 +51,18 @@ function assign(root: Node, segments: string[], value: string, key: string): voi
       return;
     }
     if (typeof existing === 'string') throw invalidRequest(`Invalid parameter: ${key} conflicts with another parameter`);
-    node = existing ?? (node[segment] = {});
+    if (existing === undefined) {
+      const child: Node = {};
+      node[segment] = child;
+      node = child;
+    } else {
+      node = existing;
+    }
   });
 }
 
 /** True when a map's keys are exactly `0..n-1`, i.e. it was written as a list. */
-export function isIndexMap(map: object): boolean {
+function isIndexMap(map: object): boolean {
   const keys = Object.keys(map);
   return keys.length > 0 && keys.every((k, i) => k === String(i));
 }

@@ -119,7 +119,7 @@ function newIntent(p: CreateParams, currency: string, method: PaymentMethod | un
 }
 
 /** A payment intent by id, or Stripe's 404. */
-export function findPaymentIntent(state: EmulatorState, id: string, param = 'id'): PaymentIntent {
+function findPaymentIntent(state: EmulatorState, id: string, param = 'id'): PaymentIntent {
   return foundOr404(state.store.paymentIntents.get(id), 'payment_intent', id, param);
 }
 

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { EmulatorState } from './context.ts';
 
 /** A server whose `destroy()` ends every connection, including requests held by `timeout` faults. */
-export interface EmulatorServer {
+interface EmulatorServer {
   server: Server;
   destroy(): Promise<void>;
 }

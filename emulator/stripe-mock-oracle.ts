@@ -4,7 +4,7 @@ import { internalError } from './errors.ts';
 const ORACLE_TIMEOUT_MS = 5_000;
 
 /** The request as received, to be replayed against stripe-mock. */
-export interface OracleRequest {
+interface OracleRequest {
   method: string;
   /** Path with its query string. */
   pathAndQuery: string;

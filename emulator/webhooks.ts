@@ -20,7 +20,7 @@ interface WebhookEndpoint extends WebhookEndpointInfo {
 }
 
 /** Whether an event about `object` is held: recorded, but delivered only when redelivered. */
-export type HoldPredicate = (object: StripeEvent['data']['object']) => boolean;
+type HoldPredicate = (object: StripeEvent['data']['object']) => boolean;
 
 /** Keeps events and delivers each one, in creation order per endpoint, without delaying API answers. */
 export class WebhookDispatcher {

@@ -12,7 +12,7 @@ import { ROOT } from './runner/paths.ts';
 const KINDS: readonly RequirementKind[] = ['observable', 'construction', 'internal', 'decision', 'deprecated'];
 
 /** The printed report: matrix, counts, warnings and errors. */
-export function formatCoverage(coverage: Coverage, scenarioCount: number): string {
+function formatCoverage(coverage: Coverage, scenarioCount: number): string {
   const lines: string[] = [];
   for (const row of coverage.rows) {
     const { id, title, level } = row.requirement;

@@ -32,7 +32,7 @@ function stripeProcessor(options: StripeSide): StripeProcessor {
     ...(options.stripeApi ? { api: options.stripeApi } : {}),
     ...(options.customerMetadataKey ? { customerMetadataKey: options.customerMetadataKey } : {}),
     ...(options.stripeTimeoutMs ? { timeoutMs: options.stripeTimeoutMs } : {}),
-    ...(options.stripeWebhookSecret !== undefined ? { webhookSecret: options.stripeWebhookSecret } : {}),
+    webhookSecret: options.stripeWebhookSecret,
   });
 }
 

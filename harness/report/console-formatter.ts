@@ -16,7 +16,7 @@ import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type 
 type TestCaseAttempt = ReturnType<Formatter['eventDataCollector']['getTestCaseAttempt']>;
 
 /** Formatter options under `formatOptions.credit402`. */
-export interface ConsoleReportOptions {
+interface ConsoleReportOptions {
   /** Report files to name at the end. */
   reports?: string[];
   /** Seconds between progress lines when stdout is not a TTY. */

@@ -8,7 +8,7 @@ import type { TestTitle } from './test-titles.ts';
 export type RequirementKind = 'observable' | 'construction' | 'internal' | 'decision' | 'deprecated';
 
 /** One row of the matrix. */
-export interface CoverageRow {
+interface CoverageRow {
   requirement: Requirement;
   kind: RequirementKind;
   /** `uri:line name` of each scenario tagged with the ID. */
@@ -32,7 +32,7 @@ export interface Coverage {
 /** Any tag meant as a requirement tag, well-formed or not. */
 const LOOKS_LIKE_REQUIREMENT = /^@cr-/i;
 
-export function kindOf(requirement: Requirement): RequirementKind {
+function kindOf(requirement: Requirement): RequirementKind {
   if (requirement.deprecated) return 'deprecated';
   if (requirement.internal) return 'internal';
   if (requirement.construction) return 'construction';
@@ -122,7 +122,7 @@ export function computeCoverage(
     return {
       ...row,
       covered: row.scenarios.length > 0 || ((kind === 'internal' || kind === 'construction') && row.tests.length > 0),
-      ...(exempt !== undefined ? { exempt } : {}),
+      exempt,
     };
   });
   const rowsById = new Map(rows.map((row) => [row.requirement.id, row]));

@@ -2,7 +2,7 @@
 import { LEVELS, type Level } from './spec-requirements.ts';
 
 /** How one scenario ended, as the report counts it. */
-export interface ScenarioOutcome {
+interface ScenarioOutcome {
   level: Level;
   outcome: 'passed' | 'failed' | 'inconclusive' | 'not-run';
   /** Levels of the IDs its failed checks named; empty when it passed. */
@@ -10,7 +10,7 @@ export interface ScenarioOutcome {
 }
 
 /** One level's line: scenarios of that level and below, and whether the target claims it. */
-export interface LevelVerdict {
+interface LevelVerdict {
   level: Level;
   /** Undefined when the level was not judged in this run. */
   passed?: number;

@@ -2,7 +2,7 @@
 import type { Writable } from 'node:stream';
 
 /** Counts shown by the progress line. */
-export interface Progress {
+interface Progress {
   done: number;
   total: number;
   failed: number;

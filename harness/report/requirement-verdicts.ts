@@ -3,7 +3,7 @@ import type { Level } from './spec-requirements.ts';
 import { compareIds } from './requirement-ids.ts';
 
 /** Scenario counts of one requirement ID. */
-export interface Verdict {
+interface Verdict {
   id: string;
   level: Level;
   /** Scenarios that judged the ID and passed. */
@@ -17,7 +17,7 @@ export interface Verdict {
 }
 
 /** What one scenario says about its IDs. */
-export interface ScenarioIds {
+interface ScenarioIds {
   /** The scenario's own requirement IDs (its tags), already limited to the run's level. */
   ids: readonly string[];
   /** The IDs its failed checks named (may include IDs it is not tagged with); empty when it passed. */

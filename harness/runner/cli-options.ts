@@ -50,7 +50,7 @@ directory. Exit code 0 when no scenario failed (inconclusive and not-run scenari
 not failed); 1 when a scenario failed; 2 when the run could not start.`;
 
 /** What the runner was asked to do. */
-export type RunnerCommand = { kind: 'help' } | { kind: 'run'; options: RunOptions };
+type RunnerCommand = { kind: 'help' } | { kind: 'run'; options: RunOptions };
 
 /** Where the target under test comes from. */
 export type TargetChoice =

@@ -8,7 +8,7 @@ import type { Level } from '../world/levels.ts';
 import { childNodeOptions, MODULE_EXTENSION, ROOT } from './paths.ts';
 
 /** What the World receives (cucumber `worldParameters`). */
-export interface WorldParameters {
+interface WorldParameters {
   targetUrl: string;
   emulatorUrl: string;
   profilePath: string;

@@ -2,7 +2,7 @@
 import { controlUrlOf, startEmulator } from 'credit402-stripe-emulator';
 
 /** The emulator the suite and the target use. */
-export interface RunEmulator {
+interface RunEmulator {
   url: string;
   close(): Promise<void>;
 }

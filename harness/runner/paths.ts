@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Whether the kit runs from its TypeScript sources (development) or from compiled JavaScript (installed). */
-export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 /** Extension of the kit's own modules as they are loaded now: `ts` or `js`. */
 export const MODULE_EXTENSION = FROM_SOURCE ? 'ts' : 'js';

@@ -4,7 +4,7 @@ import { createWriteStream, readdirSync, readFileSync, type WriteStream } from '
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How to start a {@link ProcessGroup}. */
-export interface GroupSpec {
+interface GroupSpec {
   /** A shell command line (run through /bin/sh) or an argv array (no shell). */
   command: string | readonly string[];
   env: NodeJS.ProcessEnv;

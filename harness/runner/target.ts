@@ -7,7 +7,7 @@ import type { Teardown } from './teardown.ts';
 import { waitForHttp } from './wait-for-http.ts';
 
 /** A target the suite can talk to. */
-export interface RunningTarget {
+interface RunningTarget {
   url: string;
   /** One line saying what runs, for the start-up output. */
   description: string;
@@ -16,7 +16,7 @@ export interface RunningTarget {
 }
 
 /** What starting a target needs from the run. */
-export interface TargetContext {
+interface TargetContext {
   emulatorUrl: string;
   profilePath: string;
   teardown: Teardown;

@@ -1,7 +1,7 @@
 // Polls a URL until it answers with any HTTP status, giving up at a deadline or when the process behind it ends.
 
 /** Options of {@link waitForHttp}. */
-export interface WaitOptions {
+interface WaitOptions {
   timeoutMs: number;
   /** Resolves to a reason when the process that should answer has ended; checked between attempts. */
   gone?: () => string | undefined;

@@ -65,8 +65,6 @@ export function readable(decoded: Decoded | undefined): Record<string, unknown> 
 /** How the harness writes a `payment` header value (all accepted by CR-3.4). */
 export type Encoding = 'standard' | 'unpadded' | 'url-safe' | 'url-safe unpadded' | 'mixed alphabets';
 
-export const ENCODINGS: readonly Encoding[] = ['standard', 'unpadded', 'url-safe', 'url-safe unpadded', 'mixed alphabets'];
-
 /** Base64 of `data` (UTF-8 text or bytes) in the given encoding; `mixed alphabets` needs both `+` and `/` in the standard form. */
 export function encode(data: string | Uint8Array, encoding: Encoding = 'standard'): string {
   const standard = Buffer.from(data).toString('base64');

@@ -20,7 +20,7 @@ export function blamedIds(message: string): string[] {
 }
 
 /** How the running scenario judges: the run's level, the scenario's level, and failures deferred to its end. */
-export interface CheckContext {
+interface CheckContext {
   runLevel: Level;
   scenarioLevel: Level;
   deferred: RequirementFailure[];
@@ -44,7 +44,7 @@ export function endChecks(): CheckContext | undefined {
 }
 
 /** Whether checks of `ids` are made in this run (always, outside a scenario). */
-export function judges(ids: string | readonly string[]): boolean {
+function judges(ids: string | readonly string[]): boolean {
   const list = typeof ids === 'string' ? [ids] : ids;
   return current === undefined || rank(levelOfIds(list, requirementLevels())) <= rank(current.runLevel);
 }
@@ -69,22 +69,13 @@ function fail(list: readonly string[], error: unknown): void {
  */
 export function checkFor(ids: string | readonly string[], check: () => void): void {
   const list = typeof ids === 'string' ? [ids] : ids;
-  if (list.length === 0) return check();
+  if (list.length === 0) {
+    check();
+    return;
+  }
   if (skipped(list)) return;
   try {
     check();
-  } catch (error) {
-    fail(list, error);
-  }
-}
-
-/** {@link checkFor} for an async check. */
-export async function checkForAsync(ids: string | readonly string[], check: () => Promise<void>): Promise<void> {
-  const list = typeof ids === 'string' ? [ids] : ids;
-  if (list.length === 0) return check();
-  if (skipped(list)) return;
-  try {
-    await check();
   } catch (error) {
     fail(list, error);
   }

@@ -7,7 +7,7 @@ export const STORE_FAULTS_PATH = '/_conformance/store-faults';
 export const RECORDS_PATH = '/_conformance/records';
 
 /** The operations a store fault names (spec §11, those about one client), or `any` of them. */
-export const STORE_OPERATIONS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'recordTransaction', 'listTransactions', 'any'] as const;
+const STORE_OPERATIONS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'recordTransaction', 'listTransactions', 'any'] as const;
 
 /** One of {@link STORE_OPERATIONS}. */
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];

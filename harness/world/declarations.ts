@@ -1,13 +1,13 @@
 // What a target declares about itself: service-defined values, the robustness profile, optional capabilities.
 
 /** Optional capabilities a target may offer through conformance-only control routes. */
-export const CAPABILITIES = ['storeFaults', 'records'] as const;
+const CAPABILITIES = ['storeFaults', 'records'] as const;
 
 /** One optional capability. */
-export type Capability = (typeof CAPABILITIES)[number];
+type Capability = (typeof CAPABILITIES)[number];
 
 /** The scenario tag that says a scenario needs a capability. */
-export const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records' };
+const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records' };
 
 /** The capabilities a scenario's tags require. */
 export function requiredCapabilities(tags: readonly string[]): Capability[] {

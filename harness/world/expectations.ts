@@ -16,7 +16,7 @@ export interface EffectiveRoute {
 }
 
 /** CR-2.2 defaults. */
-export const DEFAULTS = { currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900, serviceName: 'credit402', customerMetadataKey: 'credit402_client_id' } as const;
+const DEFAULTS = { currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900, serviceName: 'credit402', customerMetadataKey: 'credit402_client_id' } as const;
 
 /** The 64-hex shape of a clientId (CR-6.1, CR-7.3). */
 export const CLIENT_ID_SHAPE = /^[0-9a-f]{64}$/;
@@ -78,7 +78,7 @@ export class Expectations {
       currency: (config.currency ?? DEFAULTS.currency).toLowerCase(),
       minTopUp: config.minTopUp ?? DEFAULTS.minTopUp,
       maxTopUp: config.maxTopUp ?? DEFAULTS.maxTopUp,
-      ...(config.description !== undefined ? { description: config.description } : {}),
+      description: config.description,
     };
   }
 

@@ -47,12 +47,7 @@ After(async function (this: ConformanceWorld, { result }) {
   }
   const failed = result?.status === Status.FAILED || findings.length > 0 || unfired.length > 0;
   if (failed && this.processor) {
-    let journal;
-    try {
-      journal = await this.processor.scenarioEntries();
-    } catch (error) {
-      journal = `journal unavailable: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    const journal = await this.processor.scenarioEntries().catch((error: unknown) => `journal unavailable: ${error instanceof Error ? error.message : String(error)}`);
     const text = formatTranscript({
       scenario: this.scenarioName,
       requirementIds: this.tags.filter((tag) => tag.startsWith('@CR-')).map((tag) => tag.slice(1)),

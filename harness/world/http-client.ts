@@ -108,7 +108,7 @@ export class TargetClient {
       startedAt: new Date().toISOString(),
       durationMs: 0,
       ...(options.setup ? { setup: true } : {}),
-      ...(requestId === undefined ? {} : { requestId }),
+      requestId,
     };
     if (options.record !== false) this.exchanges.push(exchange);
     const started = performance.now();

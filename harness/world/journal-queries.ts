@@ -25,14 +25,14 @@ export const paymentIntentCreations = (entries: JournalEntry[]): JournalEntry[] 
 
 const QUOTED = String.raw`'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"`;
 const METADATA_QUERY = new RegExp(String.raw`^\s*metadata\[(?:${QUOTED})\]\s*:\s*(?:${QUOTED})\s*$`);
-const unescape = (text: string): string => text.replace(/\\(.)/g, '$1');
+const unescapeQuoted = (text: string): string => text.replace(/\\(.)/g, '$1');
 
 /** The key and value of a one-clause metadata search query, in single or double quotes (`metadata['k']:'v'`, `metadata["k"]:"v"`). */
 export function parseMetadataQuery(query: unknown): { key: string; value: string } | undefined {
   const match = typeof query === 'string' ? METADATA_QUERY.exec(query) : null;
   if (!match) return undefined;
   const [, singleKey, doubleKey, singleValue, doubleValue] = match;
-  return { key: unescape(singleKey ?? doubleKey ?? ''), value: unescape(singleValue ?? doubleValue ?? '') };
+  return { key: unescapeQuoted(singleKey ?? doubleKey ?? ''), value: unescapeQuoted(singleValue ?? doubleValue ?? '') };
 }
 
 /** The object the processor answered (undefined for errors, resets and timeouts). */

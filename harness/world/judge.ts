@@ -110,7 +110,9 @@ export function expectChallenge(exchange: Exchange, expected: Record<string, unk
   if (answer.status !== 402 || !answer.paymentRequired) assert.fail(`expected ${wanted}, got ${kindOf(exchange)}: ${label(exchange)}`);
   expectChallengeSchema(exchange);
   let decoded: Record<string, unknown> = {};
-  checkFor(['CR-5.1', 'CR-3.2'], () => void (decoded = decodedChallenge(answer, exchange)));
+  checkFor(['CR-5.1', 'CR-3.2'], () => {
+    decoded = decodedChallenge(answer, exchange);
+  });
   checkFor('CR-5.1', () => {
     assert.equal(answer.headers['payment-response'], undefined, 'a challenge must not carry payment-response');
     assert.equal(answer.headers['retry-after'], undefined, 'a challenge must not carry Retry-After');

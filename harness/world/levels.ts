@@ -2,7 +2,7 @@
 import { LEVELS, readRequirements, type Level } from '../report/spec-requirements.ts';
 import { requirementIds } from '../report/requirement-ids.ts';
 
-export { LEVELS, type Level };
+export type { Level };
 
 let levels: Map<string, Level> | undefined;
 
@@ -23,7 +23,7 @@ export function rank(level: Level): number {
 }
 
 /** The highest of some levels (wire for none). */
-export function highest(list: Iterable<Level>): Level {
+function highest(list: Iterable<Level>): Level {
   let top: Level = 'wire';
   for (const level of list) if (rank(level) > rank(top)) top = level;
   return top;

@@ -8,7 +8,7 @@ import { describeEntry, paymentIntentCreations, responseObject, type JournalEntr
 export const CHARGED_NOT_CREDITED_IDS = ['CR-7.9', 'CR-7.13'] as const;
 
 /** The chargeIds of the successful paid answers among `exchanges`. */
-export function answeredChargeIds(exchanges: readonly Exchange[]): Set<string> {
+function answeredChargeIds(exchanges: readonly Exchange[]): Set<string> {
   const ids = new Set<string>();
   for (const exchange of exchanges) {
     const { success, chargeId } = readable(exchange.answer?.paymentResponse) ?? {};

@@ -24,7 +24,7 @@ export interface WorldParameters {
 }
 
 /** One gated route of the profile, as configured (defaults not applied). */
-export interface ProfileRoute {
+interface ProfileRoute {
   amount: number;
   currency?: string;
   minTopUp?: number;

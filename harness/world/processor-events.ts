@@ -24,7 +24,7 @@ export function ensureWebhook(emulatorUrl: string, url: string, secret: string):
 const ok = (attempt: DeliveryAttempt): boolean => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
 
 /** One line per attempt, for assertion messages. */
-export const describeAttempts = (attempts: DeliveryAttempt[]): string =>
+const describeAttempts = (attempts: DeliveryAttempt[]): string =>
   attempts.map((a) => `${a.time} ${a.url} → ${a.status ?? a.error ?? 'no answer'}`).join('; ') || 'no attempt';
 
 /** Waits until an event matching `predicate` was delivered to `url` with a 2xx; rejects with its attempts otherwise. */

@@ -10,7 +10,7 @@ const entry = (fields: Partial<JournalEntry>): JournalEntry => ({
 });
 const search = (query: string) => entry({ path: '/v1/customers/search', params: { query } });
 const held = (idempotencyKey?: string) =>
-  entry({ method: 'POST', path: '/v1/payment_intents', fault: 'barrier', ...(idempotencyKey === undefined ? {} : { idempotencyKey }) });
+  entry({ method: 'POST', path: '/v1/payment_intents', fault: 'barrier', idempotencyKey });
 
 describe('parseMetadataQuery', () => {
   it('reads single and double quotes, spaces around the colon and escaped quotes', () => {
@@ -44,7 +44,7 @@ describe('expectHeldTogetherOneKey', () => {
   });
 
   it('refuses creations held together with different keys, or without a key', () => {
-    expect(() => expectHeldTogetherOneKey([held('a'), held('b')])).toThrow(/2 PaymentIntent creations were in flight together[^]*CR-7.16/);
+    expect(() => expectHeldTogetherOneKey([held('a'), held('b')])).toThrow(/2 PaymentIntent creations were in flight together[\s\S]*CR-7.16/);
     expect(() => expectHeldTogetherOneKey([held(), held()])).toThrow(/carries an idempotency key/);
   });
 });

@@ -63,7 +63,7 @@ describe('ProcessorView', () => {
     await processor.injectFault({ kind: 'timeout', method: 'POST', path: '/v1/payment_intents', count: 1, delayMs: 2_000, match: { payment_method: 'pm_card_discover' } });
     const pending = charge('pm_card_discover').catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await expect(processor.settle(300)).rejects.toThrow(/in flight after 300 ms[^]*POST \/v1\/payment_intents[^]*fault timeout/);
+    await expect(processor.settle(300)).rejects.toThrow(/in flight after 300 ms[\s\S]*POST \/v1\/payment_intents[\s\S]*fault timeout/);
     await processor.settle();
     await pending;
     await processor.finish();

@@ -21,7 +21,7 @@ export interface ScopedFault {
 }
 
 /** One fault the scenario armed, as reports show it. */
-export interface FaultReport {
+interface FaultReport {
   kind: FaultKind;
   count: number | 'until-answer';
   /** The requests it applies to, in words. */
@@ -37,7 +37,7 @@ interface Armed extends FaultReport {
 }
 
 /** How long judging waits for the scenario's requests still in flight at the processor. */
-export const SETTLE_TIMEOUT_MS = 15_000;
+const SETTLE_TIMEOUT_MS = 15_000;
 
 // Process-wide: the newest journal sequence number seen, and the markers of scenarios that already ran here.
 let newestSeq = 0;

@@ -2,7 +2,7 @@
 import type { Exchange } from './exchange.ts';
 
 /** A request as a scenario writes it: `GET /api/weather?city=Oslo`. */
-export interface RequestLine {
+interface RequestLine {
   method: string;
   target: string;
   /** The route key the target must match: method and path without the query (CR-4.2). */

@@ -45,7 +45,8 @@ export class Robustness {
     const chargeIds = this.#world.target.exchanges.map((exchange) => readable(exchange.answer?.paymentResponse)?.chargeId);
     const chargeId = chargeIds.reverse().find((id) => id !== undefined);
     if (typeof chargeId !== 'string') throw new Error('no PaymentIntent in this scenario yet: pay first, or charge behind the target');
-    return (this.#paymentIntentId = chargeId);
+    this.#paymentIntentId = chargeId;
+    return chargeId;
   }
 
   /** Charges the card at the processor without the target, with the clientId's top-up metadata. */
@@ -164,13 +165,20 @@ export class Robustness {
   async buildTopUpAndChargeWithoutPaymentIntent(units: number, chargeCents: number, refundCents: number, disputeCents: number): Promise<void> {
     await this.buildTopUp(units, 0, 0);
     const charge = await this.#world.processor.control.createCharge({ paymentMethod: this.#world.card().paymentMethodId, amount: chargeCents });
-    this.topUp = { ...this.topUp!, ...(await this.#reverseHeld(charge.id, refundCents, disputeCents)) };
+    const topUp = this.#builtTopUp();
+    this.topUp = { ...topUp, ...(await this.#reverseHeld(charge.id, refundCents, disputeCents)) };
+  }
+
+  /** The top-up events built in this scenario; throws when none were. */
+  #builtTopUp(): TopUpEvents {
+    if (!this.topUp) throw new Error('no top-up events were built in this scenario');
+    return this.topUp;
   }
 
   /** The built event named `succeeded`, `refund` or `dispute`. */
   builtEvent(name: string): Record<string, unknown> {
-    if (!this.topUp) throw new Error('no top-up events were built in this scenario');
-    const found = { succeeded: this.topUp.succeeded, refund: this.topUp.refund, dispute: this.topUp.dispute }[name];
+    const topUp = this.#builtTopUp();
+    const found = { succeeded: topUp.succeeded, refund: topUp.refund, dispute: topUp.dispute }[name];
     if (!found) throw new Error(`no "${name}" event was built: succeeded, refund (when refunded) or dispute (when disputed)`);
     return found;
   }
@@ -212,7 +220,7 @@ export class Robustness {
   /** The built `refund` event with its charge's `payment_intent` set to the built top-up's PaymentIntent (a forged claim). */
   refundClaimingTopUp(): Record<string, unknown> {
     const refund = structuredClone(this.builtEvent('refund')) as { data: { object: Record<string, unknown> } } & Record<string, unknown>;
-    refund.data.object.payment_intent = this.topUp!.paymentIntentId;
+    refund.data.object.payment_intent = this.#builtTopUp().paymentIntentId;
     return event('charge.refunded', refund.data.object);
   }
 

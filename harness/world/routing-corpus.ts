@@ -39,7 +39,7 @@ export function gatedKeyOf(world: ConformanceWorld, exchange: Exchange): string 
 }
 
 /** The gated route key whose handler answered `exchange` (any 2xx to HEAD counts), or undefined when none did. */
-export function gatedHandler(world: ConformanceWorld, exchange: Exchange): string | undefined {
+function gatedHandler(world: ConformanceWorld, exchange: Exchange): string | undefined {
   const answer = exchange.answer;
   if (!answer || answer.status < 200 || answer.status > 299) return undefined;
   if (exchange.request.method === 'HEAD') return routeKeyOf(exchange);
@@ -48,7 +48,7 @@ export function gatedHandler(world: ConformanceWorld, exchange: Exchange): strin
 }
 
 /** The `creditsRemaining` of a successful payment-response, if the answer carries one. */
-export function creditsOf(exchange: Exchange): number | undefined {
+function creditsOf(exchange: Exchange): number | undefined {
   const value = readable(exchange.answer?.paymentResponse);
   return value !== undefined && value.success === true && typeof value.creditsRemaining === 'number' ? value.creditsRemaining : undefined;
 }
@@ -59,7 +59,7 @@ export function deductions(before: Balances, after: Balances): Balances {
 }
 
 /** `500 usd units` (the currencies deducted from, or `0 units`), for findings. */
-export function describeUnits(units: Balances): string {
+function describeUnits(units: Balances): string {
   const moved = Object.entries(units).filter(([, amount]) => amount !== 0);
   return moved.length === 0 ? '0 units' : `${moved.map(([currency, amount]) => `${amount} ${currency}`).join(' and ')} units`;
 }

@@ -5,10 +5,10 @@ import { CHARGED_NOT_CREDITED_IDS, chargedButNotCredited, webhookCreditedIds } f
 import type { ConformanceWorld } from './world.ts';
 
 /** The requirements a handler-run finding names: the handler runs once, and only on success. */
-export const HANDLER_RUN_IDS = ['CR-1.1', 'CR-4.6'] as const;
+const HANDLER_RUN_IDS = ['CR-1.1', 'CR-4.6'] as const;
 
 /** The audit of one scenario: failures, and what the kit could not check (said, not failed). */
-export interface Audit {
+interface Audit {
   failures: RequirementFailure[];
   unchecked: string[];
 }

@@ -69,7 +69,7 @@ export function formatExchange(exchange: Exchange, index: number): string {
 }
 
 /** Everything a target implementer needs to see why a scenario failed. */
-export interface TranscriptInput {
+interface TranscriptInput {
   scenario: string;
   requirementIds: string[];
   notes: string[];

@@ -20,7 +20,7 @@ import { Robustness } from './robustness.ts';
 import type { CorpusVariant } from './routing-corpus.ts';
 
 /** A card payment method the scenario created at the processor. */
-export interface Card {
+interface Card {
   number: string;
   paymentMethodId: string;
   fingerprint: string;
@@ -32,7 +32,7 @@ export interface Card {
 export type CardRole = 'the card' | 'the other card' | "the card's second payment method";
 
 /** Options of one request. */
-export interface SendOptions {
+interface SendOptions {
   payment?: HeaderValue;
   /** Header name as written on the wire (default `payment`). */
   headerName?: string;
@@ -102,12 +102,14 @@ export class ConformanceWorld extends World<WorldParameters> {
 
   /** The scenario's robustness view (§14): its webhook deliveries and the PaymentIntent it talks about; made on first use. */
   get robustness(): Robustness {
-    return (this.#robustness ??= new Robustness(this));
+    this.#robustness ??= new Robustness(this);
+    return this.#robustness;
   }
 
   /** The scenario's capability view: the store faults it armed and the records it noted; made on first use. */
   get capabilities(): Capabilities {
-    return (this.#capabilities ??= new Capabilities(this));
+    this.#capabilities ??= new Capabilities(this);
+    return this.#capabilities;
   }
 
   /** The URL of the target's webhook endpoint: its origin and the profile's `webhookPath`. */

@@ -88,7 +88,7 @@ export function createCredit402Fetch(options: Credit402FetchOptions): Credit402F
   async function send(base: Request, body: ArrayBuffer | undefined, payload?: PaymentPayload): Promise<Outcome & { response: Response }> {
     const headers = new Headers(base.headers);
     if (payload) headers.set(HEADERS.PAYMENT, encodeBase64Json(payload));
-    const response = await underlying(new Request(base, { headers, ...(body === undefined ? {} : { body }) }));
+    const response = await underlying(new Request(base, { headers, body }));
     const outcome = await classify(response);
     if (outcome.kind === 'paid') {
       lastPayment = outcome.payment;

@@ -2,7 +2,7 @@
 import { Credit402SpendingLimitError } from './errors.ts';
 
 /** One reserved top-up: `release()` when the answer proves nothing was charged. */
-export interface Reservation {
+interface Reservation {
   release(): void;
 }
 

@@ -30,7 +30,7 @@ describe('retrying an outage', () => {
   let url: string;
   const storage = new MemoryClientIdStorage();
   const client = (unavailableRetries?: number) =>
-    createCredit402Fetch({ onPaymentRequired: async () => null, storage, ...(unavailableRetries === undefined ? {} : { unavailableRetries }) });
+    createCredit402Fetch({ onPaymentRequired: async () => null, storage, unavailableRetries });
 
   beforeAll(async () => {
     server = flakyServer(seen, state);

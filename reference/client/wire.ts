@@ -12,7 +12,7 @@ export interface ReadChallenge {
 }
 
 /** A payment error body (402, or 503 `service_unavailable`). */
-export interface PaymentFailure {
+interface PaymentFailure {
   errorCode: string;
   error: string;
 }

@@ -7,6 +7,7 @@ import { serveCommand } from '../server/serve-command.ts';
 import { loadServerConfig } from '../server/server-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { assertLiveKeysReachStripe, isStripeItself } from './live-keys.ts';
+import { codeOf } from '../testing/error-code.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-live-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,14 +20,6 @@ function configFile(name: string, fields: Record<string, unknown>): string {
 }
 
 const LIVE = { stripeSecretKey: 'sk_live_credit402example', stripePublishableKey: 'pk_live_credit402example' };
-const codeOf = (run: () => unknown): string | undefined => {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-};
 
 describe('live keys and the emulator', () => {
   it('refuses live keys from a --config file that keeps the embedded emulator, or names any API base but Stripe', () => {

@@ -20,7 +20,7 @@ import { ServerPool } from './server-pool.ts';
 import { StripeProxy } from './stripe-proxy.ts';
 import { newStats, randomBatch, run, type Card, type Operation, type TrafficStats } from './traffic.ts';
 
-export type KillMode = 'random' | 'after-charge' | 'delay-fault';
+type KillMode = 'random' | 'after-charge' | 'delay-fault';
 
 /** What one run did and found. */
 export interface StoreReport {

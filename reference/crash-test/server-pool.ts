@@ -95,7 +95,9 @@ export class ServerPool {
   /** Starts the oldest spare, resolves its URL once it listens, and loads the next spare. */
   async start(): Promise<string> {
     if (this.#serving !== undefined) throw new Error('a server is already serving');
-    const proc = await this.#spares.shift()!;
+    const spare = this.#spares.shift();
+    if (spare === undefined) throw new Error('no spare server process is loading');
+    const proc = await spare;
     this.#spares.push(this.#loadSpare());
     proc.child.stdin.write('start\n');
     const line = await proc.next();

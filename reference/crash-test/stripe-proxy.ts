@@ -18,9 +18,10 @@ export class StripeProxy {
   constructor(readonly target: string) {}
 
   async start(): Promise<void> {
-    this.#server = createServer((req, res) => void this.#forward(req, res));
-    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    const server = createServer((req, res) => void this.#forward(req, res));
+    this.#server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   armKillAfterCharge(hook: () => Promise<void>): void {

@@ -20,7 +20,7 @@ const gateWith = (cors?: unknown) =>
     processor,
     routes: { 'GET /api/weather': { amount: 500 }, 'POST /api/weather': { amount: 700 } },
     onError: () => {},
-    ...(cors === undefined ? {} : { cors: cors as CorsOptions }),
+    cors: cors as CorsOptions | undefined,
   });
 const APP = 'https://app.example';
 

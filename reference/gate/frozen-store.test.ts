@@ -4,7 +4,7 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { HEADERS, MESSAGES } from '../protocol/constants.ts';
+import { HEADERS } from '../protocol/constants.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { RedisStore } from '../stores/redis-store.ts';
@@ -150,7 +150,7 @@ describe('createGate storeTimeoutMs', () => {
     processor,
     routes: { [WEATHER]: { amount: 500 } },
     onError: () => {},
-    ...(storeTimeoutMs === undefined ? {} : { storeTimeoutMs }),
+    storeTimeoutMs,
   });
 
   it('is validated at construction (ERR_STORE)', () => {

@@ -68,7 +68,7 @@ describe('gate under store and processor failures', () => {
     expect(attempts).toHaveLength(2);
     expect(attempts[1]?.replayed).toBe(true);
     expect(attempts[1]?.idempotencyKey).toBe(attempts[0]?.idempotencyKey);
-    expect((attempts[0]?.response as { id: string }).id).toBe(paid.chargeId);
+    expect((attempts[0]!.response as { id: string }).id).toBe(paid.chargeId);
   });
 
   it('writes the deduction record with the deduction, so the log is exact (CR-11.8, CR-11.9, CR-13.30)', async () => {

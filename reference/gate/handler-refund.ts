@@ -5,7 +5,7 @@ import type { ServeDecision, ServeOutcome } from './decision.ts';
 type Settle = ServeDecision['settle'];
 
 /** Whether the answer to a served request failed: the handler threw, or the answer's status is 5xx. */
-export function handlerFailed(outcome: ServeOutcome): boolean {
+function handlerFailed(outcome: ServeOutcome): boolean {
   return 'threw' in outcome || outcome.status >= 500;
 }
 

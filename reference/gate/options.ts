@@ -65,7 +65,7 @@ export interface GateOptions {
 }
 
 /** Options after validation, with defaults applied. */
-export interface ResolvedGateOptions {
+interface ResolvedGateOptions {
   serviceName: string;
   onError: ErrorReporter;
   /** The payment lock's timing, or undefined when the store has no locks. */
@@ -81,7 +81,7 @@ export interface ResolvedGateOptions {
 }
 
 /** Default of {@link GateOptions.requestIdTtlMs}: 5 minutes. */
-export const DEFAULT_REQUEST_ID_TTL_MS = 300_000;
+const DEFAULT_REQUEST_ID_TTL_MS = 300_000;
 
 /**
  * Smallest `serverSecret`, counted in UTF-8 bytes: those bytes are the HMAC-SHA256 key, and RFC 2104 discourages

@@ -1,7 +1,6 @@
 // Integration tests of the per-client payment lock: concurrent first payments with one card make one charge.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../protocol/constants.ts';
 import { loadServerConfig } from '../server/server-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
@@ -37,7 +36,7 @@ describe('payment lock', () => {
     expect(charges).toHaveLength(1);
     const paid = responses.map((r) => r.paymentResponse as { clientId: string; chargeId?: string; creditsRemaining: number });
     expect(paid.filter((p) => p.chargeId !== undefined)).toHaveLength(1);
-    const topUp = Number((charges[0]?.params.metadata as { credit402_top_up_units: string }).credit402_top_up_units);
+    const topUp = Number((charges[0]!.params.metadata as { credit402_top_up_units: string }).credit402_top_up_units);
     expect(await store.getClient(paid[0]!.clientId)).toMatchObject({ balances: { usd: topUp - 6 * 500 }, topUps: 1 });
   });
 

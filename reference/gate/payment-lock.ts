@@ -14,6 +14,13 @@ const LONGEST_POLL_MS = 100;
 /** Pause between two background attempts to release a lease whose release failed. */
 export const ORPHAN_RETRY_MS = 250;
 
+/** A store with both lock methods. */
+type LockingStore = Required<Pick<Store, 'acquireLock' | 'releaseLock'>>;
+
+function hasLocks(store: Store): store is Store & LockingStore {
+  return store.acquireLock !== undefined && store.releaseLock !== undefined;
+}
+
 /**
  * Leases a gate took but could not release, because the store failed or was too slow just then (typically the
  * outage that also failed the credit). Each is released before the next acquisition of its name by this gate,
@@ -25,7 +32,7 @@ export class OrphanedLeases {
   readonly #leases = new Map<string, { name: string; expiresAt: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(readonly store: Pick<Store, 'releaseLock'>) {}
+  constructor(readonly store: Pick<LockingStore, 'releaseLock'>) {}
 
   /** Keeps the lease `name`/`token`, which expires at `expiresAt` (ms since the epoch), until it is released. */
   add(name: string, token: string, expiresAt: number): void {
@@ -54,7 +61,7 @@ export class OrphanedLeases {
   async #releaseOne(name: string, token: string): Promise<void> {
     try {
       // true: released; false: it expired or was taken over since. Either way it holds nobody up any more.
-      await this.store.releaseLock!(name, token);
+      await this.store.releaseLock(name, token);
       this.#leases.delete(token);
     } catch {
       // the store still fails: the next attempt, or the expiry, settles it
@@ -76,11 +83,11 @@ export class OrphanedLeases {
 
 const orphansByGate = new WeakMap<GateContext, OrphanedLeases>();
 
-/** The orphaned leases of one gate. */
-export function orphanedLeases(ctx: GateContext): OrphanedLeases {
+/** The orphaned leases of one gate, whose store is `store`. */
+function orphanedLeases(ctx: GateContext, store: Pick<LockingStore, 'releaseLock'>): OrphanedLeases {
   let orphans = orphansByGate.get(ctx);
   if (orphans === undefined) {
-    orphans = new OrphanedLeases(ctx.store);
+    orphans = new OrphanedLeases(store);
     orphansByGate.set(ctx, orphans);
   }
   return orphans;
@@ -93,17 +100,17 @@ export function orphanedLeases(ctx: GateContext): OrphanedLeases {
  */
 export async function withPaymentLock<T>(ctx: GateContext, clientId: string, body: () => Promise<T>): Promise<T> {
   const { store, lock, report } = ctx;
-  if (lock === undefined || !store.acquireLock || !store.releaseLock) return body();
+  if (lock === undefined || !hasLocks(store)) return body();
   const name = `payment:${clientId}`;
   const acquire = store.acquireLock.bind(store);
-  const orphans = orphanedLeases(ctx);
+  const orphans = orphanedLeases(ctx, store);
   const deadline = Date.now() + lock.waitMs;
   let pause = FIRST_POLL_MS;
   for (;;) {
     await orphans.release(name);
     const asked = Date.now();
     const token = await storeCall(report, 'acquireLock', MESSAGES.STORE_UNAVAILABLE, () => acquire(name, lock.ttlMs));
-    if (token !== null) return runHolding(ctx, orphans, { name, token, expiresAt: asked + lock.ttlMs }, body);
+    if (token !== null) return runHolding(store, report, orphans, { name, token, expiresAt: asked + lock.ttlMs }, body);
     const left = deadline - Date.now();
     if (left <= 0) throw new StoreUnavailableError(PAYMENT_IN_PROGRESS);
     await sleep(Math.min(pause, left));
@@ -113,7 +120,8 @@ export async function withPaymentLock<T>(ctx: GateContext, clientId: string, bod
 
 /** Runs `body` under the taken lease, then releases it; a failed release leaves it to `orphans`. */
 async function runHolding<T>(
-  ctx: GateContext,
+  store: Pick<LockingStore, 'releaseLock'>,
+  report: GateContext['report'],
   orphans: OrphanedLeases,
   lease: { name: string; token: string; expiresAt: number },
   body: () => Promise<T>,
@@ -122,8 +130,8 @@ async function runHolding<T>(
   try {
     return await body();
   } finally {
-    await ctx.store.releaseLock!(name, token).catch((error: unknown) => {
-      ctx.report(error, 'releaseLock');
+    await store.releaseLock(name, token).catch((error: unknown) => {
+      report(error, 'releaseLock');
       orphans.add(name, token, expiresAt);
     });
   }

@@ -25,7 +25,7 @@ function gateWith(newPaymentRateLimit: NewPaymentRateLimit | undefined, processo
     store: new MemoryStore(),
     processor,
     routes: { 'GET /api/weather': { amount: 500 } },
-    ...(newPaymentRateLimit !== undefined ? { newPaymentRateLimit } : {}),
+    newPaymentRateLimit,
   });
   return { gate, processor };
 }

@@ -5,7 +5,7 @@ import type { RespondDecision } from './decision.ts';
 import { respond } from './responses.ts';
 
 /** At most `max` new-payment attempts per `windowMs`. */
-export interface RateWindow {
+interface RateWindow {
   max: number;
   windowMs: number;
 }
@@ -23,7 +23,7 @@ export interface NewPaymentRateLimit {
 }
 
 /** The outcome of one attempt: allowed, or refused with the seconds until the window that refused it resets. */
-export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** Decides whether a new-payment attempt may go on; `hit` counts it when it does. */
 export interface RateLimiter {
@@ -31,7 +31,7 @@ export interface RateLimiter {
 }
 
 /** The error code of a refused attempt (proposed addition to the closed list of CR-8.3). */
-export const RATE_LIMITED = 'rate_limited';
+const RATE_LIMITED = 'rate_limited';
 export const RATE_LIMITED_MESSAGE = 'Too many payment attempts; retry after the number of seconds in Retry-After. Nothing was charged.';
 
 const MAX_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -70,10 +70,11 @@ export function validateRateLimit(value: unknown): NewPaymentRateLimit | undefin
 /** The bucket of an address: IPv4-mapped IPv6 as IPv4, other IPv6 by its /64 prefix (one host usually holds a whole /64). */
 export function addressBucket(address: string | undefined): string {
   if (address === undefined) return '';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
   if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.split('%')[0]!.toLowerCase().split('::');
+  const [scoped = ''] = address.split('%');
+  const [head = '', tail = ''] = scoped.toLowerCase().split('::');
   const left = head === '' ? [] : head.split(':');
   const right = address.includes('::') && tail !== '' ? tail.split(':') : [];
   const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;

@@ -6,7 +6,7 @@ import { respond } from './responses.ts';
 export const AMBIGUOUS_TARGET = 'ambiguous_request_target';
 
 /** A request target as the gate reads it: the request path of CR-4.2 and the query, or the reason it is ambiguous. */
-export type TargetReading =
+type TargetReading =
   | { ok: true; path: string; query: string }
   | { ok: false; reason: string };
 
@@ -16,7 +16,7 @@ const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
 const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)(.*)$/s;
 
 /** Decodes percent-encoded unreserved characters only (RFC 3986 §6.2.2.2): `/api/%77eather` is `/api/weather`. */
-export function decodeUnreserved(path: string): string {
+function decodeUnreserved(path: string): string {
   if (!path.includes('%')) return path;
   return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));

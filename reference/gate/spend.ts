@@ -9,13 +9,13 @@ import { storeCall } from './failures.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 /** Who spends: the client, and the payload's request id when it has one (CR-6.9). */
-export interface Spender {
+interface Spender {
   clientId: string;
   requestId?: string | undefined;
 }
 
 /** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
-export const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
+const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
 
 /** What a request id is kept for: the route key, its currency and its price; a retry must match it. */
 function fingerprintOf(route: GatedRoute): string {

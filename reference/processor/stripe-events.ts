@@ -3,7 +3,7 @@ import type { ProcessorEvent } from './processor.ts';
 import { readTopUp } from './top-up-metadata.ts';
 
 /** The parts of a Stripe event this module reads. */
-export interface StripeEventLike {
+interface StripeEventLike {
   id: string;
   type: string;
   data: { object: unknown };

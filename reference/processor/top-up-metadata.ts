@@ -4,9 +4,9 @@ import { unitsToCents } from '../protocol/units.ts';
 import type { TopUpMetadata } from './processor.ts';
 
 /** Metadata key holding the clientId the top-up credits. */
-export const CLIENT_ID_KEY = 'credit402_client_id';
+const CLIENT_ID_KEY = 'credit402_client_id';
 /** Metadata key holding the top-up in units, as a decimal string. */
-export const TOP_UP_UNITS_KEY = 'credit402_top_up_units';
+const TOP_UP_UNITS_KEY = 'credit402_top_up_units';
 
 /** Why a PaymentIntent without credit402 metadata is ignored (not an error: other payments share the account). */
 export const NOT_A_TOP_UP = 'not a credit402 top-up';
@@ -17,7 +17,7 @@ export function topUpMetadata(clientId: string, units: number): Record<string, s
 }
 
 /** What {@link readTopUp} reads of a PaymentIntent. */
-export interface TopUpSource {
+interface TopUpSource {
   metadata: Record<string, string> | null | undefined;
   amountReceivedCents: number;
   /** The PaymentIntent's currency: the balance the top-up credits (CR-6.8). */

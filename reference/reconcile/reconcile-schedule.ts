@@ -11,7 +11,7 @@ export const RECONCILE_OVERLAP_MS = 60 * 60 * 1000;
 export const MAX_RECONCILE_EVERY_MS = 2_147_483_647;
 
 /** Options of {@link scheduleReconcile}. */
-export interface ReconcileScheduleOptions {
+interface ReconcileScheduleOptions {
   processor: Processor;
   store: Store;
   /** Interval between the end of one run and the start of the next, in ms (at least 1). */
@@ -33,7 +33,7 @@ export interface ReconcileSchedule {
 }
 
 /** One log line of a run: counts only (client ids are bearer credentials). */
-export function formatRunLine(report: ReconcileReport, ms: number): string {
+function formatRunLine(report: ReconcileReport, ms: number): string {
   return `credit402 reconcile: ${report.seen} succeeded top-ups since ${report.since}, ${report.alreadyCredited} already credited, `
     + `${report.credited.length} credited now (${report.units} units) in ${ms} ms`;
 }

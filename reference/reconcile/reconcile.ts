@@ -4,7 +4,7 @@ import type { Store } from '../stores/store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How far back a run looks by default. */
-export const DEFAULT_LOOKBACK_MS = 30 * DAY_MS;
+const DEFAULT_LOOKBACK_MS = 30 * DAY_MS;
 
 /** Options of {@link reconcile}. */
 export interface ReconcileOptions {
@@ -51,7 +51,8 @@ function earliestSince(store: Store, now: number): number {
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileReport> {
   const { processor, store, dryRun = false } = options;
   if (!processor.listSucceededTopUps) throw new TypeError('the processor cannot list succeeded top-ups');
-  if (dryRun && !store.hasCredit) throw new TypeError('a dry run needs a store with hasCredit');
+  const hasCredit = dryRun ? store.hasCredit?.bind(store) : undefined;
+  if (dryRun && !hasCredit) throw new TypeError('a dry run needs a store with hasCredit');
   const now = (options.now ?? new Date()).getTime();
   const earliest = earliestSince(store, now);
   const since = options.since?.getTime() ?? Math.max(now - DEFAULT_LOOKBACK_MS, earliest);
@@ -62,8 +63,8 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   for await (const topUp of processor.listSucceededTopUps({ since: new Date(since) })) {
     report.seen++;
     const { paymentIntentId, clientId, units, currency } = topUp;
-    const creditedNow = dryRun
-      ? !(await store.hasCredit!(paymentIntentId))
+    const creditedNow = hasCredit
+      ? !(await hasCredit(paymentIntentId))
       : (await store.creditTopUp({ clientId, currency, amount: units, paymentIntentId })).credited;
     if (!creditedNow) {
       report.alreadyCredited++;

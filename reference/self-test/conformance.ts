@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
+import { redactUrl } from '../stores/redact-url.ts';
+import { provisionPostgres } from '../testing/postgres.ts';
 import { provisionRedis } from '../testing/redis.ts';
 
-const STORES = ['sqlite', 'redis', 'memory'] as const;
+const STORES = ['sqlite', 'redis', 'memory', 'postgres'] as const;
 const FRAMEWORKS = ['fastify', 'express', 'express4', 'http'] as const;
 
 /** Variables that would make the reference server ignore the profile the kit hands it. */
@@ -51,6 +53,12 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
     env.REDIS_URL = redis.url;
     env.CREDIT402_REDIS_PREFIX = redis.keyPrefix;
     label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
+  } else if (store === 'postgres') {
+    const postgres = await provisionPostgres();
+    releases.push(() => postgres.release());
+    env.DATABASE_URL = postgres.url;
+    env.CREDIT402_PG_SCHEMA = postgres.schema;
+    label = `postgres ${redactUrl(postgres.url)}, schema ${postgres.schema}`;
   }
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
   // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
@@ -85,7 +93,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.help) {
     process.stdout.write('Runs the kit against the reference server unless --target or --target-cmd is given.\n' +
-      '  --store sqlite|redis|memory   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers)\n' +
+      '  --store sqlite|redis|memory|postgres   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers;\n' +
+      '                                postgres: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres, in a fresh schema dropped afterwards)\n' +
       '  --framework fastify|express|express4|http   the reference server\'s framework (express: Express 5; http: plain node:http)\n' +
       'It declares robustness=true and capabilities=storeFaults,records for the reference (so every level and capability is judged);\n' +
       '--level narrows that.\n\n');

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../server/server-config.ts';
 import type { Store } from '../stores/store.ts';
 
 /** What a self-test target changes in the profile's gate. */
-export interface GateChanges {
+interface GateChanges {
   /** Options of the Stripe processor over the profile's (e.g. another customer metadata key). */
   processor?: Partial<StripeProcessorOptions>;
   /** Wraps the Stripe processor (a mutant's doctored calls). */

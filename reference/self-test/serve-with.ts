@@ -9,7 +9,7 @@ import { MemoryStore } from '../stores/memory-store.ts';
 import { createWebhookHandler, DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 
 /** How the target differs from the reference. */
-export interface ServeWithOptions {
+interface ServeWithOptions {
   /** Stripe client options beyond the profile's: SDK retries, customer search quoting. */
   stripe?: Pick<StripeProcessorOptions, 'maxNetworkRetries' | 'customerSearchQuote'>;
   /** Doctors the processor of the payment path (see `wrapProcessor`). */

@@ -13,8 +13,8 @@ import type { ServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
 
 /** The service-defined values of this target (the stripe402 deployment's), whatever the profile says. */
-export const SOURCE_SERVICE_NAME = 'stripe402';
-export const SOURCE_METADATA_KEY = 'stripe402_client_id';
+const SOURCE_SERVICE_NAME = 'stripe402';
+const SOURCE_METADATA_KEY = 'stripe402_client_id';
 
 /** A challenge without `resource.description`, `accepts[].description` and `message`. */
 function bareChallenge(decision: GateDecision): GateDecision {
@@ -39,7 +39,7 @@ function nonPositiveTopUp(header: GateRequest['paymentHeader']): { header: strin
 }
 
 /** Wraps the reference gate: HEAD only by its own key, an empty header is absent, topUpAmount ≤ 0 is below the minimum, bare challenges. */
-export function sourceFollowingGate(gate: Gate): Gate {
+function sourceFollowingGate(gate: Gate): Gate {
   return {
     routes: gate.routes,
     async handle(request) {

@@ -5,7 +5,7 @@ import { withOptionalPackage } from '../config/optional-package.ts';
 import type { Store } from '../stores/store.ts';
 import type { StoreConfig } from './server-config.ts';
 
-/** Creates (and for Redis connects) the configured store; only that store's driver is loaded. */
+/** Creates (and for Redis and Postgres connects) the configured store; only that store's driver is loaded. */
 export async function buildStore(config: StoreConfig): Promise<Store> {
   switch (config.kind) {
     case 'memory':
@@ -18,6 +18,11 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
         ...(config.url ? { url: config.url } : {}),
         ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
         ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
+      });
+    case 'postgres':
+      return (await withOptionalPackage('pg', 'the Postgres store', () => import('../stores/postgres-store.ts'))).PostgresStore.connect({
+        ...(config.url ? { connectionString: config.url } : {}),
+        ...(config.schema ? { schema: config.schema } : {}),
       });
   }
 }

@@ -12,7 +12,7 @@ export const RECORDS_PATH = '/_conformance/records';
 export const CONTROL_BODY_LIMIT = 16_384;
 
 /** One request to a control route, as the framework received it. */
-export interface ControlRequest {
+interface ControlRequest {
   method: string;
   /** The request target: path and query. */
   url: string;
@@ -21,7 +21,7 @@ export interface ControlRequest {
 }
 
 /** The answer: a status and a JSON body (errors are `{ "error": "<message>" }`). */
-export interface ControlAnswer {
+interface ControlAnswer {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;

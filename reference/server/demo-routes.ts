@@ -27,7 +27,7 @@ export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly strin
 }
 
 /** The JSON body a demo handler answers with. */
-export function demoBody(route: DemoRoute, payment: PaymentResponse | undefined): Record<string, unknown> {
+function demoBody(route: DemoRoute, payment: PaymentResponse | undefined): Record<string, unknown> {
   return {
     route: route.key,
     gated: route.gated,

@@ -3,7 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /** The status an error asks for (`status`/`statusCode` of http-errors and Fastify) when it is 4xx or 5xx, else 500. */
-export function errorStatus(error: unknown): number {
+function errorStatus(error: unknown): number {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown };
   const status = fields.statusCode ?? fields.status;
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;

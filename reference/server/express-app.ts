@@ -18,7 +18,7 @@ function mountControl(app: Express, control: ConformanceControl, express: Expres
   for (const path of [STORE_FAULTS_PATH, RECORDS_PATH]) {
     app.all(path, text, (req, res, next) => {
       const body = typeof req.body === 'string' && req.body !== '' ? req.body : undefined;
-      control.handle({ method: req.method, url: req.originalUrl, ...(body === undefined ? {} : { body }) }).then((answer) => {
+      control.handle({ method: req.method, url: req.originalUrl, body }).then((answer) => {
         res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
       }, next);
     });

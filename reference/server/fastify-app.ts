@@ -15,7 +15,7 @@ async function mountControl(app: FastifyInstance, control: ConformanceControl): 
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, body, done) => done(null, body));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = typeof request.body === 'string' ? request.body : undefined;
-      const answer = await control.handle({ method: request.method, url: request.url, ...(body === undefined ? {} : { body }) });
+      const answer = await control.handle({ method: request.method, url: request.url, body });
       return reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
     };
     for (const url of [STORE_FAULTS_PATH, RECORDS_PATH]) scope.route({ method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], url, handler });

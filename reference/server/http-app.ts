@@ -64,7 +64,7 @@ async function route(req: GateIncomingMessage, res: ServerResponse, routes: read
     const raw = await readBody(req, CONTROL_BODY_LIMIT);
     if (raw === undefined) return json(res, 413, errorBody(413));
     const body = raw.length === 0 ? undefined : raw.toString('utf8');
-    const answer = await extras.control.handle({ method, url: req.originalUrl ?? req.url ?? '/', ...(body === undefined ? {} : { body }) });
+    const answer = await extras.control.handle({ method, url: req.originalUrl ?? req.url ?? '/', body });
     return json(res, answer.status, answer.body, answer.headers);
   }
   json(res, 404, errorBody(404));

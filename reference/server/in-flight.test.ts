@@ -5,8 +5,16 @@ import { trackInFlight } from './in-flight.ts';
 
 function slowGate(): { gate: Gate; finish: () => void } {
   let finish = (): void => {};
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  const gate: Gate = { routes: new Map(), handle: async () => (await done, { action: 'pass' }) };
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const gate: Gate = {
+    routes: new Map(),
+    handle: async () => {
+      await done;
+      return { action: 'pass' };
+    },
+  };
   return { gate, finish };
 }
 

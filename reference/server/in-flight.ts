@@ -2,7 +2,7 @@
 import type { Gate } from '../gate/gate.ts';
 
 /** A gate that tracks its pending `handle` calls, and a way to wait until none is left. */
-export interface TrackedGate {
+interface TrackedGate {
   gate: Gate;
   /** Resolves when no decision is pending, or after `timeoutMs`, whichever comes first. */
   drain(timeoutMs: number): Promise<void>;

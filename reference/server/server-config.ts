@@ -7,15 +7,21 @@ import type { RouteConfig } from '../protocol/types.ts';
 import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
 import type { CorsOptions } from '../gate/cors.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
+import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
- * before balances had a currency are migrated to (CR-13.40).
+ * before balances had a currency are migrated to (CR-13.40). Postgres: `url` (default DATABASE_URL, else the local
+ * server) and `schema` (default `credit402`).
  */
 export type StoreConfig =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string; legacyCurrency?: string }
-  | { kind: 'redis'; url?: string; keyPrefix?: string; legacyCurrency?: string };
+  | { kind: 'redis'; url?: string; keyPrefix?: string; legacyCurrency?: string }
+  | { kind: 'postgres'; url?: string; schema?: string };
+
+/** The store kinds, as `store.kind` and CREDIT402_STORE name them. */
+const STORE_KINDS = ['memory', 'sqlite', 'redis', 'postgres'] as const;
 
 /** The reference server's HTTP frameworks. */
 export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
@@ -110,7 +116,14 @@ function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | u
       ...legacyFromEnv(env),
     };
   }
-  throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be memory, sqlite or redis, got ${kind}`);
+  if (kind === 'postgres') {
+    return {
+      kind,
+      ...(env.DATABASE_URL ? { url: env.DATABASE_URL } : {}),
+      ...(env.CREDIT402_PG_SCHEMA ? { schema: env.CREDIT402_PG_SCHEMA } : {}),
+    };
+  }
+  throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be ${STORE_KINDS.join(', ')}, got ${kind}`);
 }
 
 function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<string, unknown> {
@@ -144,9 +157,10 @@ function check(config: Record<string, unknown>): ServerConfig {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `stripeApi must be "embedded", "stripe" or an http(s) URL, got ${String(stripeApi)}`);
   }
   const kind = (store as { kind?: unknown } | undefined)?.kind;
-  if (kind !== 'memory' && kind !== 'sqlite' && kind !== 'redis') {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.kind must be memory, sqlite or redis');
+  if (!STORE_KINDS.some((known) => known === kind)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${STORE_KINDS.join(', ')}`);
   }
+  if (kind === 'postgres') checkPostgresStore(store as Record<string, unknown>);
   const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
   if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
@@ -162,6 +176,17 @@ function check(config: Record<string, unknown>): ServerConfig {
   checkConformanceControl(config);
   checkReconcileEveryMs(config.reconcileEveryMs);
   return config as unknown as ServerConfig;
+}
+
+/** The Postgres store's fields: `url` a postgres:// URL, `schema` a lowercase SQL identifier. */
+function checkPostgresStore(store: Record<string, unknown>): void {
+  const { url, schema } = store;
+  if (url !== undefined && (typeof url !== 'string' || !/^postgres(ql)?:\/\/./.test(url))) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.url (DATABASE_URL) must be a postgres:// or postgresql:// URL');
+  }
+  if (schema !== undefined && (typeof schema !== 'string' || !POSTGRES_SCHEMA_PATTERN.test(schema))) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.schema (CREDIT402_PG_SCHEMA) must be a lowercase SQL identifier, got ${String(schema)}`);
+  }
 }
 
 function checkReconcileEveryMs(value: unknown): void {
@@ -199,7 +224,7 @@ function checkWebhookPath(config: Record<string, unknown>): void {
 }
 
 /** Sources of the configuration, each overriding the one before. */
-export interface ConfigSources {
+interface ConfigSources {
   /** A conformance profile (harness/conformance-profile.json). */
   profilePath?: string;
   /** A JSON configuration file. */

@@ -6,15 +6,8 @@ import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { loadServerConfig } from './server-config.ts';
 import { startReferenceServer } from './start-server.ts';
+import { codeOf } from '../testing/error-code.ts';
 
-const codeOf = (run: () => unknown): string | undefined => {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-};
 
 describe('reference server webhook configuration', () => {
   it('CR-14.1 reads the signing secret from STRIPE_WEBHOOK_SECRET and checks the webhook path', () => {

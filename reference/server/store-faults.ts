@@ -23,7 +23,7 @@ export interface StoreFaultSpec {
 }
 
 /** A fault and how many calls it failed so far. */
-export interface StoreFaultState extends StoreFaultSpec {
+interface StoreFaultState extends StoreFaultSpec {
   fired: number;
 }
 

@@ -9,14 +9,14 @@ export const REQUIRED_STORE_METHODS = ['deductBalance', 'addBalance', 'ensureCli
  * refunds and disputes, reconciliation) and the payment `locks`. Every shipped store has all of them (the log
  * unless `recordTransactions: false`).
  */
-export const STORE_CAPABILITIES = {
+const STORE_CAPABILITIES = {
   log: ['recordTransaction', 'listTransactions'],
   robustness: ['hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed'],
   locks: ['acquireLock', 'releaseLock'],
 } as const;
 
 /** The name of an optional group of store methods. */
-export type StoreCapability = keyof typeof STORE_CAPABILITIES;
+type StoreCapability = keyof typeof STORE_CAPABILITIES;
 
 /** Every optional store method, group by group. */
 export const OPTIONAL_STORE_METHODS = [...STORE_CAPABILITIES.log, ...STORE_CAPABILITIES.robustness, ...STORE_CAPABILITIES.locks] as const;

@@ -12,7 +12,7 @@ import {
 } from './validate.ts';
 
 /** Options of {@link GuardedStore}. */
-export interface GuardedStoreOptions {
+interface GuardedStoreOptions {
   /** The store's name in the error after `close`: `<name> is closed`. */
   name: string;
   /**

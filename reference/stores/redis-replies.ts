@@ -116,14 +116,3 @@ export function toReversalResult(reply: unknown): TopUpReversalResult {
     balance: balance ? toSafeInteger(balance, 'balance') : null,
   };
 }
-
-/** The URL with its password masked, for error messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid url>';
-  }
-}

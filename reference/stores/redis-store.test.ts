@@ -183,7 +183,12 @@ describe('RedisStore kept request ids (CR-6.9)', () => {
 
   it('deducts, appends the record and keeps the request id in one round trip', async () => {
     const commands: string[] = [];
-    const counting: RedisCommandClient = { sendCommand: (args) => (commands.push(args[0] ?? ''), admin.sendCommand(args)) };
+    const counting: RedisCommandClient = {
+      sendCommand: (args) => {
+        commands.push(args[0] ?? '');
+        return admin.sendCommand(args);
+      },
+    };
     const store = new RedisStore({ client: counting, keyPrefix: prefix });
     const clientId = newClientId();
     await store.addBalance(clientId, 'usd', 5);

@@ -4,7 +4,7 @@ import { GuardedStore } from './guarded-store.ts';
 import { loadRedisScripts, RedisBackend } from './redis-backend.ts';
 import type { RedisKeys } from './redis-keys.ts';
 import { redisSettings, type RedisStoreOptions } from './redis-options.ts';
-import { redact } from './redis-replies.ts';
+import { redactUrl } from './redact-url.ts';
 
 export type { RedisCommandClient } from './redis-lua.ts';
 export type { RedisStoreOptions } from './redis-options.ts';
@@ -81,7 +81,7 @@ export class RedisStore extends GuardedStore {
     } catch (error) {
       if (client.isOpen) client.destroy();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`RedisStore: cannot connect to ${redact(url)}: ${reason}`, { cause: error });
+      throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reason}`, { cause: error });
     }
     const store = new RedisStore({ ...options, client });
     try {

@@ -18,7 +18,7 @@ export interface SqliteTables {
 }
 
 /** The schema this code reads and writes: 2 = balances per currency and kept request ids (schema 1 had one balance per client). */
-export const SQLITE_SCHEMA_VERSION = 2;
+const SQLITE_SCHEMA_VERSION = 2;
 
 const PREFIX_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX = '9007199254740991';

@@ -2,12 +2,12 @@
 import type Database from 'better-sqlite3';
 import type { SqliteTables } from './sqlite-schema.ts';
 
-export interface BalanceRow { balance: bigint }
-export interface CurrencyBalanceRow { currency: string; balance: bigint }
-export interface ClientRow { top_ups: bigint; created_at: string }
-export interface CreditedRow { client_id: string; currency: string; amount: bigint }
-export interface RequestRow { fingerprint: string; repeated: bigint }
-export interface TransactionRow {
+interface BalanceRow { balance: bigint }
+interface CurrencyBalanceRow { currency: string; balance: bigint }
+interface ClientRow { top_ups: bigint; created_at: string }
+interface CreditedRow { client_id: string; currency: string; amount: bigint }
+interface RequestRow { fingerprint: string; repeated: bigint }
+interface TransactionRow {
   id: string; type: 'topup' | 'deduction'; client_id: string; currency: string; amount: bigint;
   created_at: string; payment_intent_id: string | null; resource: string | null;
 }
@@ -16,7 +16,7 @@ export interface TransactionRow {
 type Statement<Parameters extends unknown[], Row> = Database.Statement<Parameters, Row>;
 
 /** Expired request ids deleted per kept deduction: more than one, so the table shrinks back after a burst. */
-export const PRUNE_BATCH = 100;
+const PRUNE_BATCH = 100;
 
 /** The store's prepared statements, one per step. */
 export interface SqliteStatements {

@@ -44,8 +44,11 @@ export function describeLockConformance(getStore: () => Store): void {
       const name = newLockName();
       let counter = 0;
       const worker = async (): Promise<void> => {
-        let token: string | null = null;
-        while ((token = await store.acquireLock(name, 10_000)) === null) await sleep(2);
+        let token = await store.acquireLock(name, 10_000);
+        while (token === null) {
+          await sleep(2);
+          token = await store.acquireLock(name, 10_000);
+        }
         const seen = counter;
         await sleep(3);
         counter = seen + 1;

@@ -7,7 +7,7 @@ import { assertTransactionRecord } from './validate.ts';
  * nothing is checked yet but the amount, which the store has already read as an exact number. An absent
  * optional field is `null` or missing.
  */
-export interface StoredTransaction {
+interface StoredTransaction {
   id?: unknown;
   type?: unknown;
   client_id?: unknown;

@@ -57,7 +57,7 @@ export function assertTopUpCredit(credit: TopUpCredit): void {
 }
 
 /** A transaction record's fields not checked yet: one given to a store, or one read back from storage. */
-export type UncheckedTransaction = { readonly [Field in keyof TransactionRecord]?: unknown };
+type UncheckedTransaction = { readonly [Field in keyof TransactionRecord]?: unknown };
 
 /** Validates a {@link TransactionRecord}: one appended to a log, or one read back from it. */
 export function assertTransactionRecord(record: UncheckedTransaction): asserts record is TransactionRecord {

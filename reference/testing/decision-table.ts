@@ -13,7 +13,7 @@ import { FakeProcessor, type FakeProcessorSetup, type ProcessorMethod } from './
 import { ScriptedStore, type StoreFault, type StoreMethod } from './scripted-store.ts';
 
 /** Gate options a row may set; the rest are the tables' own. */
-export type RowOptions = Partial<
+type RowOptions = Partial<
   Pick<
     GateOptions,
     'serverSecret' | 'serviceName' | 'storeTimeoutMs' | 'lockWaitMs' | 'lockTtlMs' | 'requestIdTtlMs' | 'refundOnHandlerError' | 'newPaymentRateLimit'
@@ -56,7 +56,7 @@ export interface TableRequest {
 }
 
 /** What the gate must decide. */
-export interface ExpectedDecision {
+interface ExpectedDecision {
   action: 'pass' | 'serve' | 'respond';
   status?: number;
   /** The body's `errorCode` (a PaymentResponse) or `error` (a challenge or a 400). */
@@ -76,7 +76,7 @@ export interface ExpectedDecision {
 }
 
 /** The store after the request (and its settle). */
-export interface ExpectedStore {
+interface ExpectedStore {
   /** Store methods called through the gate, in order; `[]`: the store was not touched. */
   calls?: StoreMethod[];
   /** Per client: its balances and top-up count, or null for no record. */
@@ -86,7 +86,7 @@ export interface ExpectedStore {
 }
 
 /** The processor journal after the request. */
-export interface ExpectedProcessor {
+interface ExpectedProcessor {
   /** Methods called, in order; `[]`: no processor call. */
   calls: ProcessorMethod[];
   /** Each charge's parameters, matching. */
@@ -135,7 +135,7 @@ async function holdLease(store: MemoryStore, lease: NonNullable<Setup['lease']>)
 }
 
 /** Builds the row's world, sends its earlier requests and then its request; resolves to the decision and the world. */
-export async function runRow(row: Row) {
+async function runRow(row: Row) {
   const { setup = {}, request } = row;
   const steps: string[] = [];
   const reported: string[] = [];

@@ -5,7 +5,7 @@ import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } f
 export type ProcessorMethod = 'getCardFingerprint' | 'findOrCreateCustomer' | 'charge';
 
 /** One call the fake received, with its arguments. */
-export type ProcessorCall =
+type ProcessorCall =
   | { method: 'getCardFingerprint'; args: [paymentMethodId: string] }
   | { method: 'findOrCreateCustomer'; args: [clientId: string, paymentMethodId: string] }
   | { method: 'charge'; args: [request: ChargeRequest] };
@@ -15,7 +15,7 @@ export type ProcessorCall =
  * with Stripe's message), another error answer (mapped to `payment_failed` with Stripe's message, e.g. an invalid
  * API key), or no answer at all (a timeout or dropped connection: `payment_failed` with the SDK's own text).
  */
-export type ProcessorFailure =
+type ProcessorFailure =
   | { kind: 'card_error'; message: string }
   | { kind: 'error'; message: string }
   | { kind: 'no_answer' };
@@ -24,7 +24,7 @@ export type ProcessorFailure =
  * What a charge does: succeed (the default), end in another PaymentIntent status (`requires_action`…), or fail.
  * `no_answer` with `charged: true` takes the money and then loses the answer, as a timeout after Stripe acted does.
  */
-export type ChargeAnswer =
+type ChargeAnswer =
   | { kind: 'succeeded' }
   | { kind: 'status'; status: string }
   | ProcessorFailure
@@ -45,7 +45,7 @@ export interface FakeProcessorSetup {
 }
 
 /** The SDK's message for a request that got no answer; the gate must not forward it (CR-13.35). */
-export const NO_ANSWER_MESSAGE = 'An error occurred with our connection to Stripe.';
+const NO_ANSWER_MESSAGE = 'An error occurred with our connection to Stripe.';
 
 /** The error the Stripe processor raises for a failure. */
 function failureError(failure: ProcessorFailure): PaymentError {

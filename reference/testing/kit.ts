@@ -10,7 +10,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SOURCE_NODE_OPTIONS = ['--conditions=credit402-source', `--import=${pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href}`];
 
 /** `node … <file>` for a TypeScript entry point of this repository, as an argument vector. */
-export function sourceCommand(file: string): string[] {
+function sourceCommand(file: string): string[] {
   return [process.execPath, ...SOURCE_NODE_OPTIONS, join(REPO_ROOT, file)];
 }
 
@@ -18,7 +18,7 @@ export function sourceCommand(file: string): string[] {
 export const KIT_COMMAND = sourceCommand('harness/cli.ts');
 
 /** Quotes an argument for a POSIX shell (the kit runs `--target-cmd` through the shell). */
-export function shellQuote(argument: string): string {
+function shellQuote(argument: string): string {
   return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", `'\\''`)}'`;
 }
 

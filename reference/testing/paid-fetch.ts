@@ -3,7 +3,7 @@ import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 
 /** A response with its protocol headers decoded (undefined when absent). */
-export interface PaidResponse {
+interface PaidResponse {
   status: number;
   headers: Headers;
   body: unknown;

@@ -1,7 +1,7 @@
 // Test helper: Redis in a Docker container through testcontainers, loaded only when needed (it is not a dependency).
 
 /** A started Redis container. */
-export interface RedisContainer {
+interface RedisContainer {
   url: string;
   stop(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { freePort } from 'credit402-stripe-emulator/free-port';
 import { startRedisContainer } from './redis-container.ts';
 
 /** The Redis a run uses. */
-export interface RunRedis {
+interface RunRedis {
   url: string;
   /** Every key the run writes starts with this. */
   keyPrefix: string;

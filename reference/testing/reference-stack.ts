@@ -7,7 +7,7 @@ import { startReferenceServer, type RunningServer } from '../server/start-server
 import type { Store } from '../stores/store.ts';
 
 /** The running pieces; read them inside tests (they are set in `beforeAll`). */
-export interface ReferenceStack {
+interface ReferenceStack {
   emulator: RunningEmulator;
   control: EmulatorControl;
   server: RunningServer;

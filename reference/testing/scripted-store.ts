@@ -26,13 +26,19 @@ export class ScriptedStore implements Store {
   readonly inner = new MemoryStore();
   /** The methods called through the wrapper, in order. */
   readonly calls: StoreMethod[] = [];
-  readonly #faults: readonly StoreFault[];
+  readonly #faults: StoreFault[];
   readonly #onCall: (step: string) => void;
   readonly #counts = new Map<StoreMethod, number>();
 
   constructor(faults: readonly StoreFault[] = [], onCall: (step: string) => void = () => {}) {
-    this.#faults = faults;
+    this.#faults = [...faults];
     this.#onCall = onCall;
+  }
+
+  /** Makes the next `count` calls of `method` reject without effect (an outage of that operation). */
+  failNext(method: StoreMethod, count = 1): void {
+    const done = this.#counts.get(method) ?? 0;
+    for (let nth = done + 1; nth <= done + count; nth++) this.#faults.unshift({ method, nth, script: 'reject' });
   }
 
   async #call<T>(method: StoreMethod, run: () => Promise<T>): Promise<T> {
@@ -41,7 +47,7 @@ export class ScriptedStore implements Store {
     const nth = (this.#counts.get(method) ?? 0) + 1;
     this.#counts.set(method, nth);
     const script = this.#faults.find((fault) => fault.method === method && (fault.nth === undefined || fault.nth === nth))?.script;
-    if (script === 'reject') throw new Error(`scripted ${method} failure`);
+    if (script === 'reject') throw new Error(`injected ${method} failure`);
     if (script === 'hang') return new Promise<never>(() => {});
     const result = await run();
     if (script === 'lost') throw new Error(`scripted ${method} reply lost`);

@@ -41,7 +41,8 @@ function setUp() {
   const reported: string[] = [];
   const handler = createWebhookHandler({ store, processor, onError: (error) => reported.push(String(error)) });
   const deliver = async (type: string, object: Record<string, unknown>) => {
-    const payload = JSON.stringify({ id: `evt_objects${(count += 1)}`, object: 'event', type, data: { object } });
+    count += 1;
+    const payload = JSON.stringify({ id: `evt_objects${count}`, object: 'event', type, data: { object } });
     return handler.handle(Buffer.from(payload), signPayload(payload, SECRET));
   };
   const balance = async () => (await store.getClient(CLIENT))?.balances.usd;

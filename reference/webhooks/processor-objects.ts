@@ -9,7 +9,7 @@ export type RetrievingProcessor = Required<Pick<Processor, 'retrievePaymentInten
 export const RETRIEVALS = ['retrievePaymentIntent', 'retrieveCharge', 'retrieveDispute'] as const;
 
 /** Why an event whose object the processor does not have is ignored. */
-export const unknownObject = (kind: string, id: string): string => `the processor has no ${kind} ${JSON.stringify(id)}`;
+const unknownObject = (kind: string, id: string): string => `the processor has no ${kind} ${JSON.stringify(id)}`;
 
 /**
  * Rebuilds a verified event from the objects the processor returns for the ids its body names (CR-14.3, CR-14.4): a

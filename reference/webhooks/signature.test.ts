@@ -36,7 +36,8 @@ describe('Stripe-Signature verification (CR-14.2)', () => {
     handler = createWebhookHandler({ store, processor: new OfflineProcessor({ secretKey: 'sk_test_abc', webhookSecret: SECRET }), onError: () => {} });
   });
   const deliver = async (header: (body: string) => string): Promise<number> => {
-    const body = succeededEvent(`sig${(count += 1)}`);
+    count += 1;
+    const body = succeededEvent(`sig${count}`);
     return (await handler.handle(Buffer.from(body), header(body))).status;
   };
   const balance = async (): Promise<number | undefined> => (await store.getClient(CLIENT))?.balances.usd;

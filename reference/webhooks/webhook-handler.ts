@@ -1,6 +1,6 @@
 // The webhook endpoint's engine: verify, deduplicate, apply; adapters only hand over the raw body and signature.
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { WebhookSignatureError, type Processor } from '../processor/processor.ts';
+import { WebhookSignatureError, type Processor, type ProcessorEvent } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
 import { hasWebhookSupport, WEBHOOK_STORE_METHODS } from '../stores/capabilities.ts';
 import type { Store } from '../stores/store.ts';
@@ -64,7 +64,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   return {
     async handle(rawBody, signature) {
-      let event;
+      let event: ProcessorEvent;
       try {
         event = await parse(rawBody, signature);
       } catch (error) {
@@ -74,7 +74,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
       try {
         if (await store.hasProcessedEvent(event.id)) return { status: 200, body: { received: true, eventId: event.id, action: 'duplicate' } };
-        let confirmed;
+        let confirmed: ProcessorEvent | string;
         try {
           confirmed = await withProcessorObjects(processor, event);
         } catch (error) {

@@ -46,7 +46,7 @@ describe.each(['fastify', 'express'] as const)('webhook endpoint on %s', (framew
     expect(response.status).toBe(503);
     const [charge] = await control.journal({ method: 'POST', path: '/v1/payment_intents' }).then((entries) =>
       entries.filter((entry) => entry.params.payment_method === card));
-    const paymentIntentId = (charge?.response as { id: string }).id;
+    const paymentIntentId = (charge!.response as { id: string }).id;
     const record = await control.waitForEvent((r) => r.event.type === 'payment_intent.succeeded' && (r.event.data.object as { id: string }).id === paymentIntentId && r.attempts.length > 0);
     expect(record.attempts[0]?.status).toBe(500);
     return { paymentIntentId, card, eventId: record.event.id };
@@ -134,7 +134,7 @@ describe('webhook deliveries in every order', () => {
       const first = await paidFetch(server.url, WEATHER, { paymentMethodId: card, topUpAmount: 50_001 });
       expect(first.status).toBe(requestPathCredits ? 200 : 503);
       const [charge] = (await control.journal({ method: 'POST', path: '/v1/payment_intents' })).filter((e) => e.params.payment_method === card);
-      const paymentIntentId = (charge?.response as { id: string }).id;
+      const paymentIntentId = (charge!.response as { id: string }).id;
       const events = [
         (await control.waitForEvent((r) => r.event.type === 'payment_intent.succeeded' && (r.event.data.object as { id: string }).id === paymentIntentId)).event,
         (await control.refund(paymentIntentId, 101)).event,
@@ -148,7 +148,7 @@ describe('webhook deliveries in every order', () => {
       for (const index of order) {
         expect(await deliverEvent(server.webhookUrl!, events[index], SECRET)).toEqual({ status: 200, body: { received: true, eventId: events[index]!.id, action: 'duplicate' } });
       }
-      const clientId = (charge?.params.metadata as { credit402_client_id: string }).credit402_client_id;
+      const clientId = (charge!.params.metadata as { credit402_client_id: string }).credit402_client_id;
       // 50001 credited; 101 + 400 refunded and disputed minor units = 50100 units, capped at 50001.
       const deducted = requestPathCredits ? 500 : 0;
       expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 50_001 - 50_001 - deducted }, topUps: 1 });

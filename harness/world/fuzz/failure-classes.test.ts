@@ -21,7 +21,7 @@ function failure(ex: Exchange, verdict: string | undefined, options: { index?: n
     index: options.index ?? 0,
     fuzzCase: { kind: options.kind ?? 'random JSON value', value: options.value ?? 'e30=', allowed: options.allowed ?? 'challenge or invalid_payment' },
     exchange: ex,
-    ...(verdict === undefined ? {} : { verdict }),
+    verdict,
     processorCalls: (options.calls ?? []).map((entry) => ({ entry, suspects: 1 })),
   };
 }

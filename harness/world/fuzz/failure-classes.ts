@@ -69,7 +69,7 @@ function class402(failure: FuzzFailure, verdict: string): string {
 }
 
 /** Processor calls as `GET /v1/payment_methods/:id`, each distinct call once, sorted. */
-export function describeCalls(calls: readonly ProcessorCall[]): string {
+function describeCalls(calls: readonly ProcessorCall[]): string {
   const names = calls.map(({ entry }) => `${entry.method} ${entry.path.replace(/\/(?:pm|cus|pi|ch|re|seti)_[A-Za-z0-9]+(?=\/|$)/g, '/:id')}`);
   return [...new Set(names)].sort().join(', ');
 }

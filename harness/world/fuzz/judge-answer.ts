@@ -9,7 +9,7 @@ import type { Allowed } from './arbitraries.ts';
 const COMPARISONS = new Set(['strictEqual', 'notStrictEqual', 'deepStrictEqual', 'notDeepStrictEqual', 'match', 'doesNotMatch']);
 
 /** A failed check's message; a comparison that printed no diff gets its actual and expected values. */
-export function explain(error: unknown): string {
+function explain(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (!(error instanceof AssertionError) || error.message.includes('\n') || !COMPARISONS.has(error.operator)) return error.message;
   const show = (value: unknown): string => inspect(value, { depth: 4, breakLength: 120, maxStringLength: 300 });

@@ -57,7 +57,7 @@ export async function runFuzz(world: ConformanceWorld, line: string, runs: numbe
     .sort((a, b) => a.index - b.index)
     .map(({ index, exchange }) => {
       const verdict = verdicts.get(index);
-      return { index, fuzzCase: cases[index] as FuzzCase, exchange, ...(verdict === undefined ? {} : { verdict }), processorCalls: byIndex.get(index) ?? [] };
+      return { index, fuzzCase: cases[index] as FuzzCase, exchange, verdict, processorCalls: byIndex.get(index) ?? [] };
     });
   return { seed, runs: cases.length, durationMs: Math.round(performance.now() - started), kinds, failures, unattributedCalls: unattributed };
 }

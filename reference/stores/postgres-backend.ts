@@ -1,0 +1,139 @@
+// The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip.
+import { randomUUID } from 'node:crypto';
+import type { Pool, QueryConfig, QueryResult } from 'pg';
+import type {
+  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  TransactionRecord,
+} from './store.ts';
+import type { PostgresStore } from './postgres-store.ts';
+import type { StoreBackend } from './store-backend.ts';
+import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
+import {
+  oneRow, RAW_TEXT, textOf, toClientRecord, toCreditResult, toDeductionResult, toReversalResult, toTransaction, integerOf, type Row,
+} from './postgres-rows.ts';
+import { postgresStatements, type PostgresStatements } from './postgres-statements.ts';
+import { quoteIdentifier } from './postgres-schema.ts';
+
+/** How long the client waits for an answer beyond the server's statement timeout before giving the connection up. */
+export const NO_ANSWER_MARGIN_MS = 1000;
+
+/** A parameter as sent: text (integers as their exact decimal digits) or NULL. */
+type Parameter = string | null;
+
+/** A QueryConfig with node-postgres's per-query `query_timeout`, which its types leave out. */
+type TimedQuery = QueryConfig<Parameter[]> & { query_timeout: number };
+
+/** How the backend runs statements on `pool`. */
+export interface PostgresBackendSettings {
+  schema: string;
+  /** The server's `statement_timeout` of the store's connections, in ms (for messages). */
+  statementTimeoutMs: number;
+  /** How long the client waits for an answer, in ms (`query_timeout`). */
+  answerTimeoutMs: number;
+  /** End `pool` in {@link PostgresBackend.close}: true when the store opened it. */
+  ownsPool: boolean;
+}
+
+/** The backend of {@link PostgresStore}: see there for the schema, the functions and the round trips. */
+export class PostgresBackend implements StoreBackend {
+  readonly #pool: Pool;
+  readonly #sql: PostgresStatements;
+  readonly #settings: PostgresBackendSettings;
+
+  /** Runs the store's statements on `pool`, whose schema is migrated already. */
+  constructor(pool: Pool, settings: PostgresBackendSettings) {
+    this.#pool = pool;
+    this.#settings = settings;
+    this.#sql = postgresStatements(quoteIdentifier(settings.schema));
+  }
+
+  async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+    const result = await this.#query(this.#sql.deduct, [
+      clientId, currency, String(amount),
+      request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
+      record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
+    ]);
+    return toDeductionResult(oneRow(result, 'deduct'));
+  }
+
+  async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
+    return integerOf(oneRow(await this.#query(this.#sql.add, [clientId, currency, String(amount)]), 'add_balance'), 'new_balance');
+  }
+
+  async ensureClient(clientId: string): Promise<void> {
+    await this.#query(this.#sql.ensure, [clientId]);
+  }
+
+  async getClient(clientId: string): Promise<ClientRecord | null> {
+    return toClientRecord((await this.#query(this.#sql.client, [clientId])).rows);
+  }
+
+  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    const result = await this.#query(this.#sql.credit, [paymentIntentId, clientId, currency, String(amount), recordId ?? null]);
+    return toCreditResult(oneRow(result, 'credit_top_up'));
+  }
+
+  async recordTransaction(record: TransactionRecord): Promise<void> {
+    const { id, type, clientId, currency, amount, createdAt, paymentIntentId, resource } = record;
+    await this.#query(this.#sql.append, [id, type, clientId, currency, String(amount), createdAt, paymentIntentId ?? null, resource ?? null]);
+  }
+
+  async listTransactions(clientId: string): Promise<TransactionRecord[]> {
+    return (await this.#query(this.#sql.list, [clientId])).rows.map(toTransaction);
+  }
+
+  async hasCredit(paymentIntentId: string): Promise<boolean> {
+    return (await this.#query(this.#sql.credited, [paymentIntentId])).rows.length > 0;
+  }
+
+  async reverseTopUp({ paymentIntentId, key, amount }: TopUpReversal): Promise<TopUpReversalResult> {
+    return toReversalResult(oneRow(await this.#query(this.#sql.reverse, [paymentIntentId, key, String(amount)]), 'reverse_top_up'));
+  }
+
+  async hasProcessedEvent(eventId: string): Promise<boolean> {
+    return (await this.#query(this.#sql.eventSeen, [eventId])).rows.length > 0;
+  }
+
+  async markEventProcessed(eventId: string): Promise<void> {
+    await this.#query(this.#sql.markEvent, [eventId]);
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    const [row] = (await this.#query(this.#sql.acquire, [name, token, String(ttlMs)])).rows;
+    return row === undefined ? null : textOf(row, 'token');
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    return (await this.#query(this.#sql.release, [name, token])).rows.length > 0;
+  }
+
+  /** Ends the pool when the store opened it; a caller's pool stays open. */
+  async close(): Promise<void> {
+    if (this.#settings.ownsPool) await this.#pool.end();
+  }
+
+  /**
+   * Runs one statement on a pooled connection: one round trip (an idle connection is handed out without one).
+   * Columns come back as text ({@link RAW_TEXT}). A connection that failed, or whose answer did not come within
+   * `answerTimeoutMs`, is dropped from the pool; one that answered with an error (a server-side failure) is reused.
+   */
+  async #query(text: string, values: Parameter[]): Promise<QueryResult<Row>> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      const config: TimedQuery = { text, values, types: RAW_TEXT, query_timeout: this.#settings.answerTimeoutMs };
+      return await client.query<Row>(config);
+    } catch (error) {
+      if (sqlStateOf(error) === undefined) broken ??= error instanceof Error ? error : new Error(String(error));
+      throw storeErrorOf(error, this.#settings.statementTimeoutMs);
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? false);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// SQL text of every Postgres store operation: one statement each, a function call for the multi-step ones.
+
+/** The statements of a store on the schema `s` (already quoted); `$n` are the parameters, all sent as text. */
+export interface PostgresStatements {
+  /** (client, currency, amount, request id, fingerprint, ttl ms, record id, created at, payment intent, resource) → outcome, new_balance. */
+  deduct: string;
+  /** (client, currency, amount) → new_balance; SQLSTATE 22003 on overflow. */
+  add: string;
+  /** (client): creates the client when missing. */
+  ensure: string;
+  /** (client) → top_ups, created_at, currency, balance: one row per currency held, one row of NULLs for none. */
+  client: string;
+  /** (payment intent, client, currency, amount, record id) → credited, new_balance; SQLSTATE 22003 on overflow. */
+  credit: string;
+  /** (id, type, client, currency, amount, created at, payment intent, resource). */
+  append: string;
+  /** (client) → the records, oldest first. */
+  list: string;
+  /** (payment intent) → a row when credited. */
+  credited: string;
+  /** (payment intent, key, amount) → changed, taken, credited_client, credited_currency, new_balance. */
+  reverse: string;
+  /** (event id) → a row when processed. */
+  eventSeen: string;
+  /** (event id). */
+  markEvent: string;
+  /** (name, token, ttl ms) → a row when the lease was free or expired and is now `token`'s. */
+  acquire: string;
+  /** (name, token) → a row when `token` held the unexpired lease and released it. */
+  release: string;
+}
+
+/** The statements for the schema `s` (a quoted identifier). */
+export function postgresStatements(s: string): PostgresStatements {
+  return {
+    deduct: `SELECT outcome, new_balance FROM ${s}.deduct($1::text, $2::text, $3::bigint, $4::text, $5::text, $6::bigint,
+      $7::text, $8::text, $9::text, $10::text)`,
+    add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
+    ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())
+      ON CONFLICT (client_id) DO NOTHING`,
+    client: `SELECT c.top_ups, c.created_at, b.currency, b.balance
+      FROM ${s}.clients c LEFT JOIN ${s}.balances b ON b.client_id = c.client_id
+      WHERE c.client_id = $1::text ORDER BY b.currency`,
+    credit: `SELECT credited, new_balance FROM ${s}.credit_top_up($1::text, $2::text, $3::text, $4::bigint, $5::text)`,
+    append: `INSERT INTO ${s}.transactions (id, type, client_id, currency, amount, created_at, payment_intent_id, resource)
+      VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::text)`,
+    list: `SELECT id, type, client_id, currency, amount, created_at, payment_intent_id, resource
+      FROM ${s}.transactions WHERE client_id = $1::text ORDER BY seq`,
+    credited: `SELECT 1 AS one FROM ${s}.credited_payment_intents WHERE payment_intent_id = $1::text`,
+    reverse: `SELECT changed, taken, credited_client, credited_currency, new_balance
+      FROM ${s}.reverse_top_up($1::text, $2::text, $3::bigint)`,
+    eventSeen: `SELECT 1 AS one FROM ${s}.processed_events WHERE event_id = $1::text`,
+    markEvent: `INSERT INTO ${s}.processed_events (event_id) VALUES ($1::text) ON CONFLICT (event_id) DO NOTHING`,
+    // Takes the lease when free or expired, in one statement (the server's clock): a row back means acquired.
+    acquire: `INSERT INTO ${s}.locks AS l (name, token, expires_at) VALUES ($1::text, $2::text, ${s}.now_ms() + $3::bigint)
+      ON CONFLICT (name) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+        WHERE l.expires_at <= ${s}.now_ms()
+      RETURNING l.token`,
+    release: `DELETE FROM ${s}.locks WHERE name = $1::text AND token = $2::text AND expires_at > ${s}.now_ms() RETURNING name`,
+  };
+}

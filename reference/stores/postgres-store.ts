@@ -1,0 +1,89 @@
+// Postgres store on node-postgres: the guarded-store layer around one statement per operation (postgres-backend.ts).
+import pg from 'pg';
+import type { Pool } from 'pg';
+import { GuardedStore } from './guarded-store.ts';
+import { NO_ANSWER_MARGIN_MS, PostgresBackend } from './postgres-backend.ts';
+import { PostgresStoreError, reasonOf } from './postgres-error.ts';
+import { redactUrl } from './redact-url.ts';
+import { postgresSettings, type PostgresSettings, type PostgresStoreOptions } from './postgres-options.ts';
+import { migratePostgresSchema } from './postgres-schema.ts';
+
+export { PostgresStoreError } from './postgres-error.ts';
+export type { PostgresStoreOptions } from './postgres-options.ts';
+
+/** How long opening a connection (or waiting for a free one in the store's pool) may take. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A store in a PostgreSQL schema (default `credit402`), shared by any number of processes and hosts. Tables:
+ * `clients`, `balances` (per client and currency), `credited_payment_intents`, `reversals`, `transactions` (the
+ * log, in `seq` order), `deduction_requests` (kept request ids, pruned as they expire), `processed_events` and
+ * `locks` (leases on the server's clock), plus `schema_version`. Money is BIGINT with CHECKs keeping balances
+ * within ±(2^53 − 1); values travel as decimal text and are range-checked, never read as floats.
+ *
+ * Every operation is one statement, so one round trip: `deductBalance` (with its record and request id),
+ * `addBalance`, `creditTopUp` and `reverseTopUp` call plpgsql functions the schema holds (postgres-functions.ts),
+ * whose row locks keep them correct under READ COMMITTED. Credited PaymentIntents, processed events and the log
+ * are kept forever (no `creditRetentionMs`).
+ */
+export class PostgresStore extends GuardedStore {
+  private constructor(backend: PostgresBackend, settings: PostgresSettings) {
+    super(backend, { name: 'PostgresStore', recordTransactions: settings.record });
+  }
+
+  /**
+   * Validates the options (a TypeError or RangeError, before any connection), opens a pool for
+   * `connectionString` (unless `pool` is given), creates or migrates the schema and returns a store whose
+   * {@link close} ends the pool it opened. Rejects with a {@link PostgresStoreError} `ERR_PG_CONNECT` naming the
+   * server when no connection can be made, and `ERR_PG_SCHEMA` when the schema cannot be created or migrated.
+   */
+  static async connect(options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const settings = postgresSettings(options);
+    const pool = settings.pool ?? openPool(settings);
+    const ownsPool = settings.pool === undefined;
+    try {
+      await migrate(pool, settings);
+    } catch (error) {
+      if (ownsPool) await pool.end().catch(() => {});
+      throw error;
+    }
+    const backend = new PostgresBackend(pool, {
+      schema: settings.schema,
+      statementTimeoutMs: settings.statementTimeoutMs,
+      answerTimeoutMs: ownsPool ? settings.statementTimeoutMs + NO_ANSWER_MARGIN_MS : settings.statementTimeoutMs,
+      ownsPool,
+    });
+    return new PostgresStore(backend, settings);
+  }
+}
+
+/** The store's own pool: the server cancels each statement after `statementTimeoutMs`. */
+function openPool(settings: PostgresSettings): Pool {
+  const pool = new pg.Pool({
+    connectionString: settings.connectionString,
+    max: settings.poolSize,
+    statement_timeout: settings.statementTimeoutMs,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'credit402',
+  });
+  // An idle connection that fails (server restart) is dropped by the pool; without a listener it would crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Takes a connection (ERR_PG_CONNECT when none comes) and migrates the schema on it (ERR_PG_SCHEMA). */
+async function migrate(pool: Pool, settings: PostgresSettings): Promise<void> {
+  const server = settings.connectionString === undefined ? 'the given pool' : redactUrl(settings.connectionString);
+  const client = await pool.connect().catch((error: unknown) => {
+    throw new PostgresStoreError('ERR_PG_CONNECT', `PostgresStore: cannot connect to ${server}: ${reasonOf(error)}`, { cause: error });
+  });
+  let failure: unknown;
+  try {
+    await migratePostgresSchema(client, settings.schema);
+  } catch (error) {
+    failure = error;
+    throw new PostgresStoreError('ERR_PG_SCHEMA', `PostgresStore: cannot create or migrate the schema ${settings.schema} on ${server}: ${reasonOf(error)}`, { cause: error });
+  } finally {
+    client.release(failure instanceof Error ? failure : false);
+  }
+}
