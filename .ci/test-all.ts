@@ -1,4 +1,4 @@
-// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on five set-ups (every store, both frameworks), the crash test, then the pack test; one total line.
+// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks, three instances on one store, the crash test, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -15,10 +15,14 @@ const STEPS: Step[] = [
   { name: 'requirement coverage', args: [...SOURCE, 'harness/cli.ts', 'coverage', '--tests', 'reference', '--tests', 'harness', '--tests', 'emulator'] },
   { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
+  { name: 'conformance: fastify + redis cluster (three masters)', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis-cluster', '--framework', 'fastify'] },
   { name: 'conformance: fastify + postgres', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
   { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
-  { name: 'crash test: 200 SIGKILLs per store, sqlite and redis', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'both'] },
+  { name: 'three instances on one store: postgres', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'postgres'] },
+  { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },
+  { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'sqlite'] },
+  { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'all'] },
   { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
 ];
 

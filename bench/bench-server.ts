@@ -30,7 +30,7 @@ interface BenchServerOptions {
 /** Starts `config`'s reference server; on failure nothing is left running. */
 export async function startBenchServer(config: BenchConfig, options: BenchServerOptions): Promise<BenchServer> {
   const label = options.label ?? config.name;
-  const store = prepareStore(config.store, options.runId, label);
+  const store = await prepareStore(config.store, options.runId, label);
   const spec: ServerChildSpec = { framework: config.framework, store: store.config, stripeApi: options.stripeApiUrl };
   const nodeFlags: string[] = [];
   if (options.cpuProfDir !== undefined) {

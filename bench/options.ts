@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 /** The reference server's frameworks. */
 const FRAMEWORKS = ['fastify', 'express'] as const;
 /** The reference server's stores. */
-const STORES = ['memory', 'sqlite', 'redis'] as const;
+const STORES = ['memory', 'sqlite', 'redis', 'postgres'] as const;
 /** A framework the bench runs. */
 type Framework = (typeof FRAMEWORKS)[number];
 /** A store the bench runs. */
@@ -53,7 +53,7 @@ of a full conformance run. Prints a markdown table and writes reports/bench-<tim
   --warmup S            seconds of warm-up per route (default 1)
   --connections N       concurrent connections (default 10)
   --repetitions N       interleaved ungated/gated pairs; the median is reported (default 3)
-  --only A,B            configurations, e.g. fastify-memory,express-redis (default: all six)
+  --only A,B            configurations, e.g. fastify-memory,express-redis (default: all eight)
   --soak S              seconds of sustained gated load for the RSS check; 0 skips (default 30)
   --soak-config NAME    configuration of the soak and first-payment runs (default fastify-sqlite)
   --payments N          first payments with a new card each; 0 skips (default 200)

@@ -9,7 +9,7 @@ import { BenchUsageError, parseBenchArgs, USAGE, type BenchOptions } from './opt
 import { fundClient, GATED_ROUTE, paymentHeader } from './payment.ts';
 import { defaultReportPath, machineInfo, writeReport, type BenchReport } from './report.ts';
 import { soak, type SoakResult } from './soak.ts';
-import { redisUnavailable } from './stores.ts';
+import { storeUnavailable } from './stores.ts';
 import { renderTable } from './table.ts';
 import { evaluateTargets } from './targets.ts';
 
@@ -65,13 +65,15 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
   let extra: { firstPayment?: FirstPaymentResult; soak?: SoakResult } = {};
   let conformance: ConformanceResult | undefined;
 
-  const needsRedis = [...options.configs, options.soakConfig].some((config) => config.store === 'redis');
-  const redisDown = needsRedis ? await redisUnavailable() : null;
+  // Each external store (Redis, PostgreSQL) is checked once; a configuration on one that does not answer is skipped.
+  const kinds = [...new Set([...options.configs, options.soakConfig].map((config) => config.store))];
+  const down = new Map(await Promise.all(kinds.map(async (kind) => [kind, await storeUnavailable(kind)] as const)));
   const emulator: Emulator = await startChild('bench/emulator-child.ts', []);
   try {
     for (const config of options.configs) {
-      if (config.store === 'redis' && redisDown !== null) {
-        skipped.push({ config: config.name, reason: redisDown });
+      const reason = down.get(config.store);
+      if (reason) {
+        skipped.push({ config: config.name, reason });
         continue;
       }
       log(`hot path: ${config.name}`);
@@ -82,7 +84,7 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
         skipped.push({ config: config.name, reason: `failed: ${error instanceof Error ? error.message : String(error)}` });
       }
     }
-    if ((options.payments > 0 || options.soak > 0) && !(options.soakConfig.store === 'redis' && redisDown !== null)) {
+    if ((options.payments > 0 || options.soak > 0) && !down.get(options.soakConfig.store)) {
       extra = await paymentsAndSoak(options, runId, emulator);
     }
   } finally {

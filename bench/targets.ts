@@ -4,7 +4,7 @@ import type { HotPathResult } from './hot-path.ts';
 import type { SoakResult } from './soak.ts';
 
 /** Gated/ungated throughput each store should keep at least. */
-const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6 };
+const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6, postgres: 0.6 };
 /** p99 latency of the gated hot path, in ms, at the bench's concurrency. */
 const GATED_P99_TARGET_MS = 5;
 /** RSS growth over the soak, in MB. */

@@ -1,6 +1,6 @@
-// `npm run crash-test -- [--iterations 200] [--store sqlite|redis|both] [--seed N]`: SIGKILLs the reference server mid-payment and checks the money.
+// `npm run crash-test -- [--iterations 200] [--store sqlite,redis,postgres|both|all] [--seed N]`: SIGKILLs the reference server mid-payment and checks the money.
 import { parseArgs } from 'node:util';
-import { runCrashTest, type StoreReport } from './run-store.ts';
+import { CRASH_STORES, runCrashTest, type CrashStore, type StoreReport } from './run-store.ts';
 
 const { values } = parseArgs({
   options: {
@@ -10,14 +10,17 @@ const { values } = parseArgs({
     help: { type: 'boolean' },
   },
 });
-const USAGE = 'usage: npm run crash-test -- [--iterations 200] [--store sqlite|redis|both] [--seed N]';
+const USAGE = 'usage: npm run crash-test -- [--iterations 200] [--store sqlite|redis|postgres, a comma list of them, both (sqlite,redis) or all] [--seed N]';
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
 const iterations = Number(values.iterations);
-const stores = values.store === 'both' ? (['sqlite', 'redis'] as const) : [values.store];
-if (!Number.isSafeInteger(iterations) || iterations < 1 || !stores.every((s) => s === 'sqlite' || s === 'redis')) {
+/** `both` (sqlite and redis) is kept from before Postgres; `all` is every store. */
+const ALIASES: Record<string, readonly string[]> = { both: ['sqlite', 'redis'], all: CRASH_STORES };
+const named = [...new Set(values.store.split(',').flatMap((s) => ALIASES[s.trim()] ?? [s.trim()]))];
+const stores = named.filter((s): s is CrashStore => (CRASH_STORES as readonly string[]).includes(s));
+if (!Number.isSafeInteger(iterations) || iterations < 1 || stores.length === 0 || stores.length !== named.length) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -38,7 +41,7 @@ function summary(r: StoreReport): string {
 console.log(`credit402 crash test: seed ${seed}, ${iterations} iterations per store`);
 let passed = 0;
 let failed = 0;
-for (const store of stores as ReadonlyArray<'sqlite' | 'redis'>) {
+for (const store of stores) {
   const report = await runCrashTest(store, iterations, seed, (line) => console.log(line));
   console.log(summary(report));
   failed += report.failedIterations + (report.drift > 0 ? 1 : 0);

@@ -11,6 +11,7 @@ import { reconcile } from '../reconcile/reconcile.ts';
 import { buildStore } from '../server/build-store.ts';
 import { loadServerConfig, type StoreConfig } from '../server/server-config.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
+import { provisionPostgres } from '../testing/postgres.ts';
 import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
 import { checkInvariants, type Violation } from './invariants.ts';
 import { ledgerFromEvents } from './ledger.ts';
@@ -22,9 +23,13 @@ import { newStats, randomBatch, run, type Card, type Operation, type TrafficStat
 
 type KillMode = 'random' | 'after-charge' | 'delay-fault';
 
+/** The stores the crash test runs on. */
+export const CRASH_STORES = ['sqlite', 'redis', 'postgres'] as const;
+export type CrashStore = (typeof CRASH_STORES)[number];
+
 /** What one run did and found. */
 export interface StoreReport {
-  store: 'sqlite' | 'redis';
+  store: CrashStore;
   iterations: number;
   kills: Record<KillMode, number>;
   violations: Violation[];
@@ -41,13 +46,27 @@ export interface StoreReport {
   wallMs: number;
 }
 
+/** The store of one run: a temporary SQLite file, a unique Redis key prefix, or a fresh Postgres schema (DATABASE_URL). */
+async function prepareStore(kind: CrashStore, dir: string): Promise<{ config: StoreConfig; release(): Promise<void> }> {
+  if (kind === 'sqlite') return { config: { kind, path: join(dir, 'crash.db') }, release: async () => {} };
+  if (kind === 'redis') {
+    const redis = { url: redisUrlFromEnv(), keyPrefix: `credit402-crash:${randomUUID()}:` };
+    return { config: { kind, ...redis }, release: async () => void (await deleteKeys(redis.url, redis.keyPrefix)) };
+  }
+  const postgres = await provisionPostgres();
+  return { config: { kind, url: postgres.url, schema: postgres.schema }, release: () => postgres.release() };
+}
+
 /** Runs `iterations` kill-and-recover cycles against `store`; `log` receives progress lines. */
-export async function runCrashTest(kind: 'sqlite' | 'redis', iterations: number, seed: number, log: (line: string) => void): Promise<StoreReport> {
+export async function runCrashTest(kind: CrashStore, iterations: number, seed: number, log: (line: string) => void): Promise<StoreReport> {
   const started = Date.now();
   const rng = new Random(seed);
   const dir = mkdtempSync(join(tmpdir(), 'credit402-crash-'));
-  const redis = { url: redisUrlFromEnv(), keyPrefix: `credit402-crash:${randomUUID()}:` };
-  const storeConfig: StoreConfig = kind === 'sqlite' ? { kind, path: join(dir, 'crash.db') } : { kind, ...redis };
+  const store = await prepareStore(kind, dir).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const storeConfig = store.config;
   const emulator = await startEmulator({ port: 0 });
   const control = new EmulatorControl(emulator.controlUrl);
   const proxy = new StripeProxy(emulator.url);
@@ -128,7 +147,7 @@ export async function runCrashTest(kind: 'sqlite' | 'redis', iterations: number,
     await reader.close();
     await proxy.close();
     await emulator.close();
-    if (kind === 'redis') await deleteKeys(redis.url, redis.keyPrefix);
+    await store.release();
     rmSync(dir, { recursive: true, force: true });
   }
   report.wallMs = Date.now() - started;

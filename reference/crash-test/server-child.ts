@@ -14,6 +14,7 @@ const config = JSON.parse(readFileSync(configPath, 'utf8')) as ServerConfig;
 await (framework === 'fastify' ? import('../server/fastify-app.ts') : import('../server/express-app.ts'));
 if (config.store.kind === 'sqlite') await import('../stores/sqlite-store.ts');
 if (config.store.kind === 'redis') await import('../stores/redis-store.ts');
+if (config.store.kind === 'postgres') await import('../stores/postgres-store.ts');
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('loaded\n');

@@ -9,8 +9,9 @@ import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
 import { redactUrl } from '../stores/redact-url.ts';
 import { provisionPostgres } from '../testing/postgres.ts';
 import { provisionRedis } from '../testing/redis.ts';
+import { provisionRedisCluster } from '../testing/redis-cluster.ts';
 
-const STORES = ['sqlite', 'redis', 'memory', 'postgres'] as const;
+const STORES = ['sqlite', 'redis', 'memory', 'postgres', 'redis-cluster'] as const;
 const FRAMEWORKS = ['fastify', 'express', 'express4', 'http'] as const;
 
 /** Variables that would make the reference server ignore the profile the kit hands it. */
@@ -53,6 +54,12 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
     env.REDIS_URL = redis.url;
     env.CREDIT402_REDIS_PREFIX = redis.keyPrefix;
     label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
+  } else if (store === 'redis-cluster') {
+    const cluster = await provisionRedisCluster();
+    releases.push(() => cluster.release());
+    env.CREDIT402_REDIS_CLUSTER = cluster.nodes.join(',');
+    env.CREDIT402_REDIS_PREFIX = cluster.keyPrefix;
+    label = `redis cluster ${env.CREDIT402_REDIS_CLUSTER} (${cluster.source}), keys ${cluster.keyPrefix}*`;
   } else if (store === 'postgres') {
     const postgres = await provisionPostgres();
     releases.push(() => postgres.release());
@@ -63,7 +70,7 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
   // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
   const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
-  const command = `${targetCommand(entry, ['serve', '--store', store, '--framework', name, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  const command = `${targetCommand(entry, ['serve', '--store', store === 'redis-cluster' ? 'redis' : store, '--framework', name, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
   return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
 }
 
@@ -93,7 +100,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.help) {
     process.stdout.write('Runs the kit against the reference server unless --target or --target-cmd is given.\n' +
-      '  --store sqlite|redis|memory|postgres   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers;\n' +
+      '  --store sqlite|redis|memory|postgres|redis-cluster   the reference server\'s store (sqlite: a fresh temporary file; redis: REDIS_URL, else a redis-server from PATH, else testcontainers;\n' +
+      '                                redis-cluster: REDIS_CLUSTER_NODES, else three masters started from redis-server and redis-cli on PATH;\n' +
       '                                postgres: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres, in a fresh schema dropped afterwards)\n' +
       '  --framework fastify|express|express4|http   the reference server\'s framework (express: Express 5; http: plain node:http)\n' +
       'It declares robustness=true and capabilities=storeFaults,records for the reference (so every level and capability is judged);\n' +

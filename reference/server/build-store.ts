@@ -16,6 +16,7 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
     case 'redis':
       return (await withOptionalPackage('redis', 'the Redis store', () => import('../stores/redis-store.ts'))).RedisStore.connect({
         ...(config.url ? { url: config.url } : {}),
+        ...(config.cluster ? { cluster: { rootNodes: config.cluster.map((node) => ({ url: node.includes('://') ? node : `redis://${node}` })) } } : {}),
         ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
         ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
       });

@@ -8,7 +8,7 @@ import { startReferenceServer, type ServerInjections } from './start-server.ts';
 const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
-  --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379)
+  --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379; a Redis Cluster: CREDIT402_REDIS_CLUSTER=host:port,…)
                      | postgres (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; CREDIT402_PG_SCHEMA)
   --framework NAME   fastify | express | http (plain node:http)
   --port N           listening port (0 picks a free one)

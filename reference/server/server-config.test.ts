@@ -1,4 +1,4 @@
-// The reference server's store configuration: each kind from CREDIT402_STORE and its variables, and the checks on the Postgres fields.
+// The reference server's store configuration: each kind from CREDIT402_STORE and its variables, and the checks on the Postgres and Redis Cluster fields.
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../testing/error-code.ts';
 import { loadServerConfig } from './server-config.ts';
@@ -9,6 +9,8 @@ describe('server configuration: the store', () => {
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'sqlite', CREDIT402_SQLITE_PATH: '/tmp/x.db' } }).store).toEqual({ kind: 'sqlite', path: '/tmp/x.db' });
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'redis', REDIS_URL: 'redis://r:6379' } }).store).toEqual({ kind: 'redis', url: 'redis://r:6379' });
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'postgres' } }).store).toEqual({ kind: 'postgres' });
+    expect(loadServerConfig({ env: { CREDIT402_STORE: 'redis', REDIS_URL: 'redis://r:6379', CREDIT402_REDIS_CLUSTER: 'a:7000, b:7001' } }).store)
+      .toEqual({ kind: 'redis', cluster: ['a:7000', 'b:7001'] });
   });
 
   it('takes the Postgres server from DATABASE_URL and the schema from CREDIT402_PG_SCHEMA', () => {
@@ -24,5 +26,13 @@ describe('server configuration: the store', () => {
     }
     expect(() => loadServerConfig({ env: { CREDIT402_STORE: 'postgres', DATABASE_URL: 'mysql://db/app' } })).toThrow(/postgres:\/\//);
     expect(() => loadServerConfig({ env: { CREDIT402_STORE: 'postgres', CREDIT402_PG_SCHEMA: 'Billing' } })).toThrow(/CREDIT402_PG_SCHEMA/);
+  });
+
+  it('refuses a Redis cluster that is not a list of host:port or redis:// URLs, or beside url', () => {
+    expect(loadServerConfig({ overrides: { store: { kind: 'redis', cluster: ['redis://a:7000', 'b:7001'] } } }).store).toEqual({ kind: 'redis', cluster: ['redis://a:7000', 'b:7001'] });
+    for (const cluster of [[], ['a'], ['http://a:7000'], 'a:7000']) {
+      expect(codeOf(() => loadServerConfig({ overrides: { store: { kind: 'redis', cluster } as never } })), String(cluster)).toBe('ERR_SERVER_CONFIG');
+    }
+    expect(() => loadServerConfig({ overrides: { store: { kind: 'redis', url: 'redis://a:6379', cluster: ['b:7001'] } } })).toThrow(/exclude each other/);
   });
 });

@@ -11,13 +11,14 @@ import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
- * before balances had a currency are migrated to (CR-13.40). Postgres: `url` (default DATABASE_URL, else the local
- * server) and `schema` (default `credit402`).
+ * before balances had a currency are migrated to (CR-13.40). Redis: `url` of one server, or `cluster`, the
+ * `host:port` (or `redis://` URL) of some nodes of a Redis Cluster. Postgres: `url` (default DATABASE_URL, else the
+ * local server) and `schema` (default `credit402`).
  */
 export type StoreConfig =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string; legacyCurrency?: string }
-  | { kind: 'redis'; url?: string; keyPrefix?: string; legacyCurrency?: string }
+  | { kind: 'redis'; url?: string; cluster?: string[]; keyPrefix?: string; legacyCurrency?: string }
   | { kind: 'postgres'; url?: string; schema?: string };
 
 /** The store kinds, as `store.kind` and CREDIT402_STORE name them. */
@@ -109,9 +110,11 @@ function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | u
     return { kind, path: env.CREDIT402_SQLITE_PATH ?? currentPath ?? '.data/credit402.db', ...legacyFromEnv(env) };
   }
   if (kind === 'redis') {
+    // CREDIT402_REDIS_CLUSTER (`host:port,host:port,…`) names a cluster, and then wins over REDIS_URL.
+    const cluster = env.CREDIT402_REDIS_CLUSTER?.split(',').map((node) => node.trim()).filter(Boolean);
     return {
       kind,
-      ...(env.REDIS_URL ? { url: env.REDIS_URL } : {}),
+      ...(cluster?.length ? { cluster } : env.REDIS_URL ? { url: env.REDIS_URL } : {}),
       ...(env.CREDIT402_REDIS_PREFIX ? { keyPrefix: env.CREDIT402_REDIS_PREFIX } : {}),
       ...legacyFromEnv(env),
     };
@@ -161,6 +164,7 @@ function check(config: Record<string, unknown>): ServerConfig {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${STORE_KINDS.join(', ')}`);
   }
   if (kind === 'postgres') checkPostgresStore(store as Record<string, unknown>);
+  if (kind === 'redis') checkRedisStore(store as Record<string, unknown>);
   const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
   if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
@@ -176,6 +180,17 @@ function check(config: Record<string, unknown>): ServerConfig {
   checkConformanceControl(config);
   checkReconcileEveryMs(config.reconcileEveryMs);
   return config as unknown as ServerConfig;
+}
+
+/** The Redis store's `cluster`: a non-empty list of `host:port` or redis:// URLs, not beside `url`. */
+function checkRedisStore(store: Record<string, unknown>): void {
+  const { url, cluster } = store;
+  if (cluster === undefined) return;
+  const node = /^(rediss?:\/\/.+|[^\s/:]+:\d+)$/;
+  if (!Array.isArray(cluster) || cluster.length === 0 || !cluster.every((entry) => typeof entry === 'string' && node.test(entry))) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.cluster (CREDIT402_REDIS_CLUSTER) must be a non-empty list of host:port or redis:// URLs');
+  }
+  if (url !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.url and store.cluster exclude each other');
 }
 
 /** The Postgres store's fields: `url` a postgres:// URL, `schema` a lowercase SQL identifier. */

@@ -1,4 +1,4 @@
-// The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command.
+// The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
 import { randomUUID } from 'node:crypto';
 import type {
   ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
@@ -6,8 +6,9 @@ import type {
 } from './store.ts';
 import type { RedisStore } from './redis-store.ts';
 import type { StoreBackend } from './store-backend.ts';
-import { RedisKeys } from './redis-keys.ts';
-import { LuaScript, type RedisCommandClient } from './redis-lua.ts';
+import { ClusterKeys, RedisKeys } from './redis-keys.ts';
+import { LuaScript, type RedisConnection } from './redis-lua.ts';
+import { CLUSTER_SCRIPTS, ClusterTopUps } from './redis-cluster-topups.ts';
 import type { RedisSettings } from './redis-options.ts';
 import {
   ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
@@ -28,28 +29,49 @@ const SCRIPTS = {
   releaseLock: new LuaScript(RELEASE_LOCK),
 };
 
-/** Loads every script of the store into the server's script cache (SCRIPT LOAD). */
-export async function loadRedisScripts(client: RedisCommandClient): Promise<void> {
-  await Promise.all(Object.values(SCRIPTS).map((script) => script.load(client)));
+/** Loads every script the store runs on `connection` into the script cache of the server or of every master (SCRIPT LOAD). */
+export async function loadRedisScripts(connection: RedisConnection): Promise<void> {
+  // A cluster runs its own top-up and reversal scripts: those of one server touch a client and a PaymentIntent at once.
+  const oneServerOnly: readonly LuaScript[] = [SCRIPTS.creditTopUp, SCRIPTS.reverseTopUp];
+  const scripts = connection.cluster
+    ? [...Object.values(SCRIPTS).filter((script) => !oneServerOnly.includes(script)), ...Object.values(CLUSTER_SCRIPTS)]
+    : Object.values(SCRIPTS);
+  await Promise.all(scripts.map((script) => connection.loadScript(script.source)));
 }
 
-/** The backend of {@link RedisStore}: see there for the keys, their lifetimes and the legacy currency. */
+/**
+ * The backend of {@link RedisStore}: see there for the keys, their lifetimes and the legacy currency. On a cluster
+ * the keys are {@link ClusterKeys}, and creditTopUp, reverseTopUp and hasCredit are {@link ClusterTopUps}.
+ */
 export class RedisBackend implements StoreBackend {
-  readonly #client: RedisCommandClient;
+  readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
+  readonly #clusterTopUps: ClusterTopUps | undefined;
   readonly #ttl: string;
   readonly #eventTtl: string;
   readonly #configuredLegacy: Currency;
   #legacy: Promise<Currency> | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
 
-  /** Uses `client` with validated `settings`. */
-  constructor(client: RedisCommandClient, settings: RedisSettings) {
-    this.#client = client;
-    this.#keys = new RedisKeys(settings.prefix);
+  /** Uses `connection` with validated `settings`. */
+  constructor(connection: RedisConnection, settings: RedisSettings) {
+    this.#connection = connection;
     this.#ttl = String(settings.ttlSeconds);
     this.#eventTtl = String(settings.eventTtlSeconds);
     this.#configuredLegacy = settings.legacyCurrency;
+    if (connection.cluster) {
+      const keys = new ClusterKeys(settings.prefix);
+      this.#keys = keys;
+      this.#clusterTopUps = new ClusterTopUps({
+        keys,
+        ttl: this.#ttl,
+        connection,
+        legacyCurrency: () => this.legacyCurrency(),
+        run: (script, scriptKeys, args) => this.#run(script, scriptKeys, args),
+      });
+    } else {
+      this.#keys = new RedisKeys(settings.prefix);
+    }
   }
 
   /** Makes {@link close} close `client`, which the store created. */
@@ -86,7 +108,9 @@ export class RedisBackend implements StoreBackend {
     return toClientRecord(await this.#run(SCRIPTS.getClient, [this.#keys.client(clientId)], [legacy]));
   }
 
-  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+  async creditTopUp(credit: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    if (this.#clusterTopUps) return this.#clusterTopUps.creditTopUp(credit, recordId);
+    const { clientId, currency, amount, paymentIntentId } = credit;
     const legacy = await this.legacyCurrency();
     const reply = await this.#run(
       SCRIPTS.creditTopUp,
@@ -103,15 +127,19 @@ export class RedisBackend implements StoreBackend {
 
   async listTransactions(clientId: string): Promise<TransactionRecord[]> {
     const legacy = await this.legacyCurrency();
-    const reply = await this.#client.sendCommand(['XRANGE', this.#keys.log(clientId), '-', '+']);
+    const log = this.#keys.log(clientId);
+    const reply = await this.#connection.send(log, ['XRANGE', log, '-', '+']);
     return asArray(reply, 'XRANGE').map((entry) => toTransaction(entry, legacy));
   }
 
   async hasCredit(paymentIntentId: string): Promise<boolean> {
-    return (await this.#client.sendCommand(['EXISTS', this.#keys.credited(paymentIntentId)])) === 1;
+    if (this.#clusterTopUps) return this.#clusterTopUps.hasCredit(paymentIntentId);
+    return (await this.#send(['EXISTS', this.#keys.credited(paymentIntentId)])) === 1;
   }
 
-  async reverseTopUp({ paymentIntentId, key, amount }: TopUpReversal): Promise<TopUpReversalResult> {
+  async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
+    if (this.#clusterTopUps) return this.#clusterTopUps.reverseTopUp(reversal);
+    const { paymentIntentId, key, amount } = reversal;
     const legacy = await this.legacyCurrency();
     const reply = await this.#run(
       SCRIPTS.reverseTopUp,
@@ -122,16 +150,16 @@ export class RedisBackend implements StoreBackend {
   }
 
   async hasProcessedEvent(eventId: string): Promise<boolean> {
-    return (await this.#client.sendCommand(['EXISTS', this.#keys.event(eventId)])) === 1;
+    return (await this.#send(['EXISTS', this.#keys.event(eventId)])) === 1;
   }
 
   async markEventProcessed(eventId: string): Promise<void> {
-    await this.#client.sendCommand(['SET', this.#keys.event(eventId), '1', 'EX', this.#eventTtl]);
+    await this.#send(['SET', this.#keys.event(eventId), '1', 'EX', this.#eventTtl]);
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     const token = randomUUID();
-    const reply = await this.#client.sendCommand(['SET', this.#keys.lock(name), token, 'NX', 'PX', String(ttlMs)]);
+    const reply = await this.#send(['SET', this.#keys.lock(name), token, 'NX', 'PX', String(ttlMs)]);
     return reply === null ? null : token;
   }
 
@@ -162,9 +190,14 @@ export class RedisBackend implements StoreBackend {
     return this.#legacy;
   }
 
+  /** A command whose only key is its first argument. */
+  #send(args: string[]): Promise<unknown> {
+    return this.#connection.send(args[1], args);
+  }
+
   async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
     try {
-      return await script.run(this.#client, keys, args);
+      return await script.run(this.#connection, keys, args);
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('CREDIT402_OVERFLOW')) {
         throw new RangeError(error.message.slice('CREDIT402_OVERFLOW '.length), { cause: error });

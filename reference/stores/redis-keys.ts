@@ -1,4 +1,4 @@
-// Names of the Redis store's keys under one prefix, one namespace per kind of key.
+// Names of the Redis store's keys under one prefix, one namespace per kind of key: the layout of one server, and the hash-tagged one of a cluster.
 
 /**
  * The keys of one prefix: `<prefix>client:<id>` (hash), `<prefix>transactions:<id>` (stream),
@@ -50,5 +50,50 @@ export class RedisKeys {
   /** The currency this prefix's data from before balances had a currency is read as (pinned once). */
   legacyCurrency(): string {
     return `${this.prefix}legacy-currency`;
+  }
+}
+
+/**
+ * The keys of one prefix on a Redis Cluster, where a script may only touch keys of one hash slot. Every key of a
+ * client shares the hash tag `{c:<length of id>:<id>}`, every key of a PaymentIntent `{p:<length of id>:<id>}`
+ * (the length first keeps keys apart whatever the ids contain, `}` included: the tag ends at the first `}`, inside the
+ * common start of the keys of that one id, so they share a slot all the same). Per client: `<prefix>{c:…}client`
+ * (hash), `<prefix>{c:…}transactions` (stream), `<prefix>{c:…}request:<request id>` and `<prefix>{c:…}credit:<pi>`
+ * (the client's side of a credited PaymentIntent: see redis-cluster-scripts.ts). Per PaymentIntent:
+ * `<prefix>{p:…}credited` and `<prefix>{p:…}reversals`. Processed events, leases and the legacy currency keep their
+ * names: each is the only key of its commands. The prefix must hold no `{` or `}`, which would move the hash tag.
+ */
+export class ClusterKeys extends RedisKeys {
+  #client(clientId: string): string {
+    return `${this.prefix}{c:${clientId.length}:${clientId}}`;
+  }
+
+  #paymentIntent(paymentIntentId: string): string {
+    return `${this.prefix}{p:${paymentIntentId.length}:${paymentIntentId}}`;
+  }
+
+  override client(clientId: string): string {
+    return `${this.#client(clientId)}client`;
+  }
+
+  override log(clientId: string): string {
+    return `${this.#client(clientId)}transactions`;
+  }
+
+  override request(clientId: string, requestId: string): string {
+    return `${this.#client(clientId)}request:${requestId}`;
+  }
+
+  /** The client's side of a PaymentIntent credited to it: hash { currency, amount, reversed }. */
+  credit(clientId: string, paymentIntentId: string): string {
+    return `${this.#client(clientId)}credit:${paymentIntentId}`;
+  }
+
+  override credited(paymentIntentId: string): string {
+    return `${this.#paymentIntent(paymentIntentId)}credited`;
+  }
+
+  override reversals(paymentIntentId: string): string {
+    return `${this.#paymentIntent(paymentIntentId)}reversals`;
   }
 }

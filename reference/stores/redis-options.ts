@@ -1,17 +1,30 @@
 // Options of the Redis store and their validation, checked before any connection is opened.
+import type { RedisClusterOptions } from 'redis';
 import type { Currency } from './store.ts';
-import type { RedisCommandClient } from './redis-lua.ts';
+import { isClusterClient, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
 import { assertSafeInteger, legacyCurrencyOf } from './validate.ts';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
   /** Server URL for {@link RedisStore.connect}; default `process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'`. */
   url?: string;
-  /** An existing connected node-redis client (default type mapping); the store never closes it. */
-  client?: RedisCommandClient;
+  /**
+   * An existing connected node-redis client (default type mapping), of one server (`createClient`) or of a Redis
+   * Cluster (`createCluster`); the store never closes it.
+   */
+  client?: RedisCommandClient | RedisClusterCommandClient;
+  /**
+   * A Redis Cluster for {@link RedisStore.connect} instead of `url`: node-redis `createCluster` options, at least
+   * `rootNodes` (e.g. `[{ url: 'redis://10.0.0.1:6379' }, …]`). The store adds to `defaults` what it sets for one server:
+   * no offline queue, and a few connection retries at start.
+   */
+  cluster?: RedisClusterOptions;
   /** Prefix of every key the store writes; default `'credit402:'`. */
   keyPrefix?: string;
-  /** Lifetime of transaction-log entries, credited-PaymentIntent markers and reversals; default 90 days. */
+  /**
+   * Lifetime of transaction-log entries, credited-PaymentIntent markers and reversals (on a cluster also of the
+   * client side of each credit); default 90 days.
+   */
   transactionTtlSeconds?: number;
   /** Lifetime of processed webhook event ids; default 30 days (Stripe retries for 3). */
   eventTtlSeconds?: number;
@@ -48,5 +61,15 @@ export function redisSettings(options: RedisStoreOptions): RedisSettings {
   if (typeof prefix !== 'string') throw new TypeError('keyPrefix must be a string');
   const record = options.recordTransactions ?? true;
   if (typeof record !== 'boolean') throw new TypeError('recordTransactions must be a boolean');
+  if (clusterOf(options) && /[{}]/.test(prefix)) throw new TypeError('keyPrefix must not contain { or } on a Redis Cluster: the store hash-tags the keys after it');
   return { prefix, ttlSeconds, eventTtlSeconds, record, legacyCurrency: legacyCurrencyOf(options.legacyCurrency) };
+}
+
+/** True when the options name a Redis Cluster; a TypeError for `cluster` beside `url` or `client`, or without `rootNodes`. */
+function clusterOf(options: RedisStoreOptions): boolean {
+  if (options.cluster === undefined) return options.client !== undefined && isClusterClient(options.client);
+  if (options.url !== undefined || options.client !== undefined) throw new TypeError('give either cluster, url or client');
+  const { rootNodes } = options.cluster as { rootNodes?: unknown };
+  if (!Array.isArray(rootNodes) || rootNodes.length === 0) throw new TypeError('cluster.rootNodes must be a non-empty list of nodes');
+  return true;
 }

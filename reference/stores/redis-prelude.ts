@@ -52,4 +52,16 @@ local function append_log(key, ttl, fields)
   redis.call('XADD', key, 'MINID', min_id, '*', unpack(fields))
   redis.call('EXPIRE', key, ttl)
 end
+-- Credits a top-up of amount (the record's amount) to the client hash key: net (the amount less what reversals
+-- took before the credit) to the balance in currency, one more top-up, and the topup record on log_key when
+-- record_id is not empty.
+local function apply_top_up(key, currency, net, amount, now, log_key, ttl, record_id, client_id, payment_intent_id)
+  ensure_client(key, now)
+  redis.call('HINCRBY', key, balance_field(currency), net)
+  redis.call('HINCRBY', key, 'top_ups', 1)
+  if record_id ~= '' then
+    append_log(log_key, ttl, { 'id', record_id, 'type', 'topup', 'client_id', client_id, 'currency', currency,
+      'amount', amount, 'created_at', now, 'payment_intent_id', payment_intent_id })
+  end
+end
 `;

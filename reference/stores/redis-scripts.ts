@@ -78,13 +78,7 @@ if reversed > 0 then net = int(tonumber(amount) - math.min(tonumber(amount), rev
 if overflows(client, currency, net) then return overflow_error(amount) end
 redis.call('HSET', KEYS[2], 'client', ARGV[8], 'currency', currency, 'amount', amount)
 redis.call('EXPIRE', KEYS[2], ttl)
-ensure_client(client, now)
-redis.call('HINCRBY', client, balance_field(currency), net)
-redis.call('HINCRBY', client, 'top_ups', 1)
-if ARGV[5] == '1' then
-  append_log(KEYS[3], ttl, { 'id', ARGV[6], 'type', 'topup', 'client_id', ARGV[8], 'currency', currency,
-    'amount', amount, 'created_at', now, 'payment_intent_id', ARGV[7] })
-end
+apply_top_up(client, currency, net, amount, now, KEYS[3], ttl, ARGV[5] == '1' and ARGV[6] or '', ARGV[8], ARGV[7])
 return { '1', balance_of(client, currency) }
 `;
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LuaScript, type RedisCommandClient } from './redis-lua.ts';
+import { connectionOf, LuaScript, type RedisCommandClient } from './redis-lua.ts';
 import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
 import type { Currency, Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
@@ -123,7 +123,7 @@ describe('RedisStore specifics', () => {
   it('runs a script the server does not hold yet, then by its SHA1', async () => {
     const script = new LuaScript(`return 'ok' -- ${randomUUID()}`);
     expect(await admin.scriptExists(script.sha1)).toEqual([0]);
-    expect(await script.run(admin, [], [])).toBe('ok');
+    expect(await script.run(connectionOf(admin), [], [])).toBe('ok');
     expect(await admin.scriptExists(script.sha1)).toEqual([1]);
   });
 

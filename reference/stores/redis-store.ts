@@ -1,24 +1,96 @@
-// Redis store on node-redis 5: the guarded-store layer around a hash per client and one Lua script per multi-step operation (redis-backend.ts).
-import { createClient } from 'redis';
+// Redis store on node-redis 5: the guarded-store layer around a hash per client and one Lua script per multi-step operation (redis-backend.ts), on one server or a Redis Cluster.
+import { createClient, createCluster, type RedisClusterOptions } from 'redis';
 import { GuardedStore } from './guarded-store.ts';
 import { loadRedisScripts, RedisBackend } from './redis-backend.ts';
-import type { RedisKeys } from './redis-keys.ts';
+import type { ClusterKeys, RedisKeys } from './redis-keys.ts';
+import { connectionOf, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
 import { redisSettings, type RedisStoreOptions } from './redis-options.ts';
 import { redactUrl } from './redact-url.ts';
 
-export type { RedisCommandClient } from './redis-lua.ts';
+export type { RedisClusterCommandClient, RedisCommandClient } from './redis-lua.ts';
 export type { RedisStoreOptions } from './redis-options.ts';
 
 const CONNECT_RETRIES = 5;
 
+/** A client the store opened: connected, scripts loaded; `destroy` drops it at once. */
+interface OpenedClient {
+  client: RedisCommandClient | RedisClusterCommandClient;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
 /**
- * A store in Redis (a single server or a primary; not Cluster, since a top-up touches keys in
- * several slots). Keys (see {@link RedisKeys}): `<prefix>client:<id>` (hash: `balance:<currency>` per currency
- * held, `top_ups`, `created_at`; kept forever); `<prefix>credited:<paymentIntentId>` (hash: client, currency,
- * amount), `<prefix>reversals:<paymentIntentId>` (hash) and `<prefix>transactions:<id>` (a stream), which expire
- * after `transactionTtlSeconds`; `<prefix>request:…` (a kept idempotent deduction, after its `ttlMs`);
- * `<prefix>event:<id>` (after `eventTtlSeconds`), `<prefix>lock:<name>` (after the lease) and
- * `<prefix>legacy-currency` (kept forever).
+ * Give up on the first connection after a few quick retries; once up, reconnect forever (`ready()` tells which).
+ * Commands fail at once while disconnected (no offline queue), so the gate answers 503 instead of holding requests.
+ */
+function connectionDefaults(ready: () => boolean) {
+  return {
+    disableOfflineQueue: true,
+    socket: {
+      reconnectStrategy: (retries: number, cause: Error) => (ready() ? Math.min(retries * 100, 3000) : retries >= CONNECT_RETRIES ? cause : 200),
+    },
+  };
+}
+
+/** Connects a client of the server at `url` and loads the scripts. */
+async function openServer(url: string): Promise<OpenedClient> {
+  let ready = false;
+  const client = createClient({ url, ...connectionDefaults(() => ready) });
+  // Errors also reject the command in flight; without a listener node-redis would crash the process.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    ready = true;
+    await loadRedisScripts(connectionOf(client));
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reason}`, { cause: error });
+  }
+  return { client, close: () => client.close(), destroy: () => client.destroy() };
+}
+
+/** A root node for messages: its URL (password masked), else its socket's `host:port`. */
+function describeNode(node: RedisClusterOptions['rootNodes'][number]): string {
+  if (node.url) return redactUrl(node.url);
+  const socket = (node.socket ?? {}) as { host?: string; port?: number };
+  return `${socket.host ?? 'localhost'}:${socket.port ?? 6379}`;
+}
+
+/** Connects a cluster client (discovers the slots, connects every master) and loads the scripts on every master. */
+async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> {
+  let ready = false;
+  const defaults = connectionDefaults(() => ready);
+  const cluster = createCluster({
+    ...options,
+    defaults: { ...defaults, ...options.defaults, socket: { ...defaults.socket, ...options.defaults?.socket } },
+  });
+  cluster.on('error', () => {});
+  try {
+    await cluster.connect();
+    ready = true;
+    await loadRedisScripts(connectionOf(cluster));
+  } catch (error) {
+    cluster.destroy();
+    const nodes = options.rootNodes.map(describeNode);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`RedisStore: cannot connect to the Redis Cluster at ${nodes.join(', ')}: ${reason}`, { cause: error });
+  }
+  return { client: cluster, close: () => cluster.close(), destroy: () => cluster.destroy() };
+}
+
+/**
+ * A store in Redis: a single server (or a primary), or a Redis Cluster. Keys on one server (see {@link RedisKeys}):
+ * `<prefix>client:<id>` (hash: `balance:<currency>` per currency held, `top_ups`, `created_at`; kept forever);
+ * `<prefix>credited:<paymentIntentId>` (hash: client, currency, amount), `<prefix>reversals:<paymentIntentId>` (hash)
+ * and `<prefix>transactions:<id>` (a stream), which expire after `transactionTtlSeconds`; `<prefix>request:…` (a kept
+ * idempotent deduction, after its `ttlMs`); `<prefix>event:<id>` (after `eventTtlSeconds`), `<prefix>lock:<name>`
+ * (after the lease) and `<prefix>legacy-currency` (kept forever).
+ *
+ * On a Redis Cluster (option `cluster`, or a cluster `client`) the keys of a client, and those of a PaymentIntent,
+ * share a hash tag (see {@link ClusterKeys}), so every script touches one hash slot; a top-up and a reversal then run
+ * as two scripts, a PaymentIntent step and a client step, which credit exactly once and keep the reversal cap across
+ * a crash between them (invariants in redis-cluster-scripts.ts). A deduction is one script either way.
  *
  * Data written before balances had a currency is migrated lazily, never by a scan: every script that touches a
  * client hash first moves its old `balance` field to the legacy currency, in the same atomic script (see
@@ -31,66 +103,47 @@ export class RedisStore extends GuardedStore {
   readonly #backend: RedisBackend;
 
   /**
-   * Wraps a connected client; use {@link RedisStore.connect} to have the store open (and own) one. Throws a
-   * TypeError or RangeError for an invalid option (e.g. a `legacyCurrency` that is not three lowercase letters).
+   * Wraps a connected client (of one server or of a cluster); use {@link RedisStore.connect} to have the store open
+   * (and own) one. Throws a TypeError or RangeError for an invalid option (e.g. a `legacyCurrency` that is not three
+   * lowercase letters).
    */
   constructor(options: RedisStoreOptions) {
     if (options?.client === undefined) {
       throw new TypeError('RedisStore needs a connected client; RedisStore.connect(options) creates one');
     }
     const settings = redisSettings(options);
-    const backend = new RedisBackend(options.client, settings);
+    const backend = new RedisBackend(connectionOf(options.client), settings);
     super(backend, { name: 'RedisStore', recordTransactions: settings.record });
     this.#backend = backend;
     this.creditRetentionMs = settings.ttlSeconds * 1000;
   }
 
   /**
-   * Validates the options, creates a client for `options.url` (unless `options.client` is given), connects it,
-   * loads the scripts, pins the prefix's legacy currency, and returns a store that closes that client in
-   * {@link close}. Rejects with a TypeError or RangeError for an invalid option, before connecting, and with a
-   * message naming the server when it cannot connect after a few retries; with a TypeError when the prefix's
-   * pinned legacy currency (`<prefix>legacy-currency`) is not a currency code.
+   * Validates the options, creates a client for `options.url` or for the cluster `options.cluster` (unless
+   * `options.client` is given), connects it, loads the scripts (on every master of a cluster), pins the prefix's
+   * legacy currency, and returns a store that closes that client in {@link close}. Rejects with a TypeError or
+   * RangeError for an invalid option, before connecting, and with a message naming the server (or the cluster's root
+   * nodes) when it cannot connect after a few retries; with a TypeError when the prefix's pinned legacy currency
+   * (`<prefix>legacy-currency`) is not a currency code.
    */
   static async connect(options: RedisStoreOptions = {}): Promise<RedisStore> {
     redisSettings(options);
     if (options.client !== undefined) {
       const store = new RedisStore(options);
-      await loadRedisScripts(options.client);
+      await loadRedisScripts(connectionOf(options.client));
       await store.#backend.legacyCurrency();
       return store;
     }
-    const url = options.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    let ready = false;
-    const client = createClient({
-      url,
-      // Fail commands at once while disconnected, so the gate answers 503 instead of holding requests.
-      disableOfflineQueue: true,
-      socket: {
-        // Give up on the first connection after a few quick retries; once up, reconnect forever.
-        reconnectStrategy: (retries, cause) =>
-          ready ? Math.min(retries * 100, 3000) : retries >= CONNECT_RETRIES ? cause : 200,
-      },
-    });
-    // Errors also reject the command in flight; without a listener node-redis would crash the process.
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      ready = true;
-      await loadRedisScripts(client);
-    } catch (error) {
-      if (client.isOpen) client.destroy();
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reason}`, { cause: error });
-    }
-    const store = new RedisStore({ ...options, client });
+    const { cluster, ...rest } = options;
+    const opened = cluster !== undefined ? await openCluster(cluster) : await openServer(options.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const store = new RedisStore({ ...rest, client: opened.client });
     try {
       await store.#backend.legacyCurrency();
     } catch (error) {
-      client.destroy();
+      opened.destroy();
       throw error;
     }
-    store.#backend.own(client);
+    store.#backend.own(opened);
     return store;
   }
 }
