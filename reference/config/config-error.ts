@@ -23,6 +23,7 @@ export type ConfigErrorCode =
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_RATE_LIMIT'
   | 'ERR_CORS'
+  | 'ERR_HOOKS'
   | 'ERR_WEBHOOK_SECRET'
   | 'ERR_WEBHOOK_PATH'
   | 'ERR_MISSING_PACKAGE'

@@ -12,6 +12,7 @@ import { withPaymentLock } from './payment-lock.ts';
 import { paymentError } from './responses.ts';
 import { spendBalance } from './spend.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
+import { clientTag } from './events.ts';
 
 /** Idempotency key of a charge: the same top-up retried before it is credited gets the same key. */
 function chargeKey(clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
@@ -75,10 +76,13 @@ async function chargeAndCredit(
     }),
   );
   if (!charge.succeeded) throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED, { cause: charge.reason });
+  const paid = { route: route.key, currency: route.currency, units: topUp, chargeId: charge.id, client: clientTag(clientId) };
+  ctx.emit({ type: 'charge', ...paid, minorUnits: amountCents });
 
   await storeCall(report, 'creditTopUp', OUTCOME_UNKNOWN.CREDIT, () =>
     store.creditTopUp({ clientId, currency: route.currency, amount: topUp, paymentIntentId: charge.id }),
   );
+  ctx.emit({ type: 'credit', ...paid });
   const served = await spendBalance(ctx, route, { clientId, requestId }, { afterCredit: true, chargeId: charge.id });
   return served ?? route.challenges.insufficient;
 }

@@ -1,6 +1,7 @@
 // The resolved configuration one gate instance works with, shared by its processing paths.
 import type { Processor } from '../processor/processor.ts';
 import type { Store } from '../stores/store.ts';
+import type { Emit } from './events.ts';
 import type { ErrorReporter } from './failures.ts';
 import type { RouteChallenges } from './responses.ts';
 import type { ResolvedRoute } from './routes.ts';
@@ -22,4 +23,6 @@ export interface GateContext {
   requestIdTtlMs: number;
   /** Whether a served request's price goes back when its handler fails (`refundOnHandlerError`). */
   refundOnHandlerError: boolean;
+  /** Hands lifecycle events to the `hooks` option (a no-op without hooks); never throws. */
+  emit: Emit;
 }

@@ -4,7 +4,12 @@ import { PaymentError } from '../processor/processor.ts';
 
 /** The store failed; the gate answers 503 with this message. */
 export class StoreUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown },
+    /** The store operation (stage) that failed, when known. */
+    readonly operation?: string,
+  ) {
     super(message, options);
     this.name = 'StoreUnavailableError';
   }
@@ -19,7 +24,7 @@ export async function storeCall<T>(report: ErrorReporter, stage: string, message
     return await op();
   } catch (error) {
     report(error, stage);
-    throw new StoreUnavailableError(message, { cause: error });
+    throw new StoreUnavailableError(message, { cause: error }, stage);
   }
 }
 

@@ -8,6 +8,7 @@ import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
 import { validateGateOptions, type GateOptions } from './options.ts';
+import { createEmitter, NO_EVENTS, withStoreTiming, type Emit } from './events.ts';
 import { preflight, withCors } from './cors.ts';
 import { createRateLimiter, rateLimited, type RateLimiter } from './rate-limit.ts';
 import { buildChallenges, paymentError, serviceUnavailable } from './responses.ts';
@@ -46,14 +47,15 @@ async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest 
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */
 export function createGate(options: GateOptions): Gate {
-  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors } = validateGateOptions(options);
+  const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors, hooks } = validateGateOptions(options);
+  const emit = createEmitter(hooks, onError);
   const limiter = newPaymentRateLimit ? createRateLimiter(newPaymentRateLimit) : undefined;
   const routes = new Map<string, GatedRoute>();
   for (const [key, route] of resolveRoutes(options.routes)) {
     routes.set(key, { ...route, challenges: buildChallenges(route, options.stripePublishableKey) });
   }
   const ctx: GateContext = {
-    store: withStoreDeadlines(options.store, storeTimeoutMs),
+    store: withStoreTiming(withStoreDeadlines(options.store, storeTimeoutMs), emit),
     processor: options.processor,
     serverSecret: options.serverSecret,
     serviceName,
@@ -61,17 +63,21 @@ export function createGate(options: GateOptions): Gate {
     lock,
     requestIdTtlMs,
     refundOnHandlerError,
+    emit,
   };
 
   /** The decision for a request to a gated route: challenge, payment error, 503 or a paid pass. */
   async function decideGated(route: GatedRoute, request: GateRequest): Promise<GateDecision> {
     const { paymentHeader } = request;
-    if (paymentHeader === undefined) return route.challenges.plain;
+    if (paymentHeader === undefined) return emitted(emit, route, route.challenges.plain);
     try {
-      return await decide(ctx, route, { ...request, paymentHeader }, limiter);
+      return emitted(emit, route, await decide(ctx, route, { ...request, paymentHeader }, limiter));
     } catch (error) {
-      if (error instanceof StoreUnavailableError) return serviceUnavailable(error.message);
-      if (error instanceof PaymentError) return paymentError(error.code, error.message);
+      if (error instanceof StoreUnavailableError) {
+        emit({ type: 'store_unavailable', route: route.key, currency: route.currency, operation: error.operation });
+        return serviceUnavailable(error.message);
+      }
+      if (error instanceof PaymentError) return emitted(emit, route, paymentError(error.code, error.message));
       throw error;
     }
   }
@@ -92,6 +98,19 @@ export function createGate(options: GateOptions): Gate {
     },
   };
 
+}
+
+/** Emits the event of an answer given without the handler (a challenge or a payment error); returns the decision. */
+function emitted(emit: Emit, route: GatedRoute, decision: GateDecision): GateDecision {
+  if (emit === NO_EVENTS || decision.action !== 'respond') return decision;
+  const base = { route: route.key, currency: route.currency };
+  if (decision === route.challenges.plain || decision === route.challenges.insufficient) {
+    emit({ type: 'challenge', ...base, reason: decision === route.challenges.plain ? 'plain' : 'insufficient' });
+    return decision;
+  }
+  const code: unknown = typeof decision.body === 'object' && decision.body !== null ? Reflect.get(decision.body, 'errorCode') : undefined;
+  emit({ type: 'payment_error', ...base, code: typeof code === 'string' ? code : 'unknown', status: decision.status });
+  return decision;
 }
 
 /** The methods gated on `path` (HEAD with GET), for a CORS preflight of that path. */

@@ -1,6 +1,7 @@
 // The settlement of a served request: the optional refund when its handler failed (`refundOnHandlerError`), at most once.
 import type { GateContext, GatedRoute } from './context.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
+import { clientTag } from './events.ts';
 
 type Settle = ServeDecision['settle'];
 
@@ -26,6 +27,7 @@ export function settlement(ctx: GateContext, clientId: string, route: GatedRoute
     if (!handlerFailed(outcome)) return;
     try {
       await ctx.store.addBalance(clientId, route.currency, route.amount);
+      ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });
     } catch (error) {
       ctx.report(error, 'refundOnHandlerError');
     }

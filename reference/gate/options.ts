@@ -11,6 +11,7 @@ import { createErrorLog } from './error-log.ts';
 import type { ErrorReporter } from './failures.ts';
 import { validateCors, type CorsOptions, type CorsPolicy } from './cors.ts';
 import { validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
+import { validateHooks, type GateHooks } from './events.ts';
 
 /** Options of {@link createGate}. */
 export interface GateOptions {
@@ -62,6 +63,12 @@ export interface GateOptions {
    * `payment-response`, and preflights of gated paths allow the `payment` header. Off by default.
    */
   cors?: CorsOptions;
+  /**
+   * Lifecycle events (challenge, charge, credit, deduction, refund, payment_error, store_unavailable, store_call) for
+   * logs and metrics (`createPrometheusHooks` of `credit402/metrics`). `onEvent` is called synchronously inside
+   * try/catch: what it throws goes to `onError` (stage `hooks`) and never changes the answer; it must return quickly.
+   */
+  hooks?: GateHooks;
 }
 
 /** Options after validation, with defaults applied. */
@@ -78,6 +85,7 @@ interface ResolvedGateOptions {
   /** The new-payment rate limit, or undefined when it is off. */
   newPaymentRateLimit: NewPaymentRateLimit | undefined;
   cors: CorsPolicy | undefined;
+  hooks: GateHooks | undefined;
 }
 
 /** Default of {@link GateOptions.requestIdTtlMs}: 5 minutes. */
@@ -140,5 +148,6 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
   const newPaymentRateLimit = validateRateLimit(options.newPaymentRateLimit);
   const cors = validateCors(options.cors);
-  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors };
+  const hooks = validateHooks(options.hooks);
+  return { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors, hooks };
 }

@@ -7,6 +7,7 @@ import { settlement } from './handler-refund.ts';
 import { paymentError, serve } from './responses.ts';
 import { storeCall } from './failures.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
+import { clientTag } from './events.ts';
 
 /** Who spends: the client, and the payload's request id when it has one (CR-6.9). */
 interface Spender {
@@ -54,6 +55,11 @@ export async function spendBalance(
       return paymentError('invalid_payment', REQUEST_ID_SPENT);
     case 'deducted':
     case 'repeated': {
+      const repeated = result.status === 'repeated';
+      ctx.emit({
+        type: 'deduction', route: route.key, currency: route.currency, units: repeated ? 0 : route.amount, balance: result.balance,
+        repeated, afterCharge: paid.afterCredit, client: clientTag(clientId),
+      });
       const payment = { success: true, creditsRemaining: result.balance, clientId, ...(paid.chargeId !== undefined && { chargeId: paid.chargeId }) };
       return serve(payment, settlement(ctx, clientId, route, result.status === 'deducted'));
     }
