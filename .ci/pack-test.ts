@@ -157,8 +157,8 @@ async function main(): Promise<void> {
   const betterSqlite3 = realpathSync(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')));
 
   let full = '';
-  await check('an empty project installs the three tarballs with Fastify, Express, Redis, Postgres, SQLite and stripe', async () => {
-    full = await project('full', [...Object.values(PACKAGES).map(tarball), 'fastify@5', 'express@5', 'redis@5', 'pg@8', 'stripe@23', betterSqlite3]);
+  await check('an empty project installs the three tarballs with Fastify, Express, Redis, Postgres, SQLite, prom-client and stripe', async () => {
+    full = await project('full', [...Object.values(PACKAGES).map(tarball), 'fastify@5', 'express@5', 'redis@5', 'pg@8', 'prom-client@15', 'stripe@23', betterSqlite3]);
     const lock = lockfile(full);
     return Object.values(PACKAGES)
       .map((name) => `${name}: ${dependencyClosure(lock, name).size} packages installed with it`)

@@ -127,8 +127,6 @@ export function validateHooks(hooks: unknown): GateHooks | undefined {
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
     throw new Credit402ConfigError('ERR_HOOKS', 'hooks must be an object such as { onEvent(event) { … } }');
   }
-  const extra = Object.keys(hooks).filter((key) => key !== 'onEvent');
-  if (extra.length > 0) throw new Credit402ConfigError('ERR_HOOKS', `hooks has unknown keys: ${extra.join(', ')} (only onEvent)`);
   const { onEvent } = hooks as { onEvent?: unknown };
   if (onEvent !== undefined && typeof onEvent !== 'function') {
     throw new Credit402ConfigError('ERR_HOOKS', 'hooks.onEvent must be a function');

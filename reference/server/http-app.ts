@@ -8,6 +8,7 @@ import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceCo
 import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { errorBody, expressErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
+import { withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
@@ -81,11 +82,12 @@ export function buildHttpServer(
   webhook?: WebhookEndpoint,
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
+  metrics?: MetricsEndpoint,
 ): Server {
   const extras: Extras = { webhook, runs, control };
-  return createServer((req: GateIncomingMessage, res) => {
+  return createServer(withMetricsEndpoint(metrics, (req: GateIncomingMessage, res) => {
     applyCredit402(gate, req, res)
       .then((applied) => (applied.answered ? undefined : route(req, res, routes, extras, applied.payment)))
       .catch((error: unknown) => expressErrorAnswers(error, req, res, () => {}));
-  });
+  }));
 }

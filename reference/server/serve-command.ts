@@ -15,7 +15,9 @@ const USAGE = `usage: credit402 serve [options]
   --host ADDR        listening address
   --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)
   --conformance-control
-                     mount the conformance control routes (store faults, records): conformance runs only`;
+                     mount the conformance control routes (store faults, records): conformance runs only
+  --metrics-path PATH
+                     serve Prometheus metrics at PATH (GET, never gated; needs prom-client); off by default`;
 
 function overrides(values: Record<string, string | boolean | undefined>): Partial<ServerConfig> {
   const out: Partial<ServerConfig> = {};
@@ -23,6 +25,7 @@ function overrides(values: Record<string, string | boolean | undefined>): Partia
   if (typeof values.host === 'string') out.host = values.host;
   if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
   if (values['conformance-control'] === true) out.conformanceControl = true;
+  if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
   if (FRAMEWORKS.includes(values.framework as Framework)) out.framework = values.framework as Framework;
   else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be one of ${FRAMEWORKS.join(', ')}`);
   return out;
@@ -54,6 +57,7 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       host: { type: 'string' },
       'stripe-api': { type: 'string' },
       'conformance-control': { type: 'boolean' },
+      'metrics-path': { type: 'string' },
       help: { type: 'boolean' },
     },
   });

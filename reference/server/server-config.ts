@@ -50,6 +50,11 @@ export interface ServerConfig {
   stripeWebhookSecret?: string;
   /** Path of the webhook endpoint (POST); default `/webhooks/stripe`. */
   webhookPath?: string;
+  /**
+   * Path of the Prometheus metrics endpoint (GET; `--metrics-path`, CREDIT402_METRICS_PATH), never gated; off by
+   * default. Needs the optional package prom-client.
+   */
+  metricsPath?: string;
   /** Gate option: how long a first payment waits for another payment of the same card, in ms. */
   lockWaitMs?: number;
   /** Gate option: lease of the per-client payment lock, in ms. */
@@ -143,6 +148,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.CREDIT402_SERVER_SECRET) out.serverSecret = env.CREDIT402_SERVER_SECRET;
   if (env.STRIPE_WEBHOOK_SECRET) out.stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET;
   if (env.CREDIT402_CONFORMANCE_CONTROL !== undefined) out.conformanceControl = env.CREDIT402_CONFORMANCE_CONTROL;
+  if (env.CREDIT402_METRICS_PATH) out.metricsPath = env.CREDIT402_METRICS_PATH;
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
   return out;
@@ -177,6 +183,7 @@ function check(config: Record<string, unknown>): ServerConfig {
   }
   assertLiveKeysReachStripe({ ...config, stripeApi });
   checkWebhookPath(config);
+  checkMetricsPath(config);
   checkConformanceControl(config);
   checkReconcileEveryMs(config.reconcileEveryMs);
   return config as unknown as ServerConfig;
@@ -235,6 +242,20 @@ function checkWebhookPath(config: Record<string, unknown>): void {
   const freeRoutes = Array.isArray(config.freeRoutes) ? (config.freeRoutes as string[]) : [];
   if (`POST ${path}` in routes || freeRoutes.includes(`POST ${path}`)) {
     throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath ${path} collides with the route POST ${path}`);
+  }
+}
+
+function checkMetricsPath(config: Record<string, unknown>): void {
+  const path = config.metricsPath;
+  if (path === undefined) return;
+  if (typeof path !== 'string' || !/^\/[!"$-><@-~]*$/.test(path)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsPath (--metrics-path, CREDIT402_METRICS_PATH) must be a path starting with /, without query or fragment, got ${String(path)}`);
+  }
+  const routes = Object.keys((config.routes ?? {}) as Record<string, unknown>);
+  const freeRoutes = Array.isArray(config.freeRoutes) ? (config.freeRoutes as string[]) : [];
+  const taken = [...routes, ...freeRoutes].find((key) => key.slice(key.indexOf(' ') + 1) === path);
+  if (taken !== undefined || path === (config.webhookPath ?? '/webhooks/stripe')) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsPath ${path} collides with ${taken === undefined ? 'the webhook path' : `the route ${taken}`}: the metrics endpoint is never gated`);
   }
 }
 

@@ -18,6 +18,7 @@ import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
 import { reconcileInterval, type ServerConfig } from './server-config.ts';
+import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
@@ -39,6 +40,8 @@ export interface RunningServer {
   emulator?: EmbeddedEmulator;
   /** URL of the webhook endpoint, when it is enabled. */
   webhookUrl?: string;
+  /** URL of the metrics endpoint, when `metricsPath` is set. */
+  metricsUrl?: string;
   /** The store faults the control routes arm, when `conformanceControl` is on; the gate and webhooks see `store` behind them. */
   storeFaults?: StoreFaults;
   /** The scheduled reconciliation, unless `reconcileEveryMs` is 0 (the default with a Stripe API URL). */
@@ -74,21 +77,23 @@ async function listen(
   webhook: WebhookEndpoint | undefined,
   control: ConformanceControl | undefined,
   injected: ServerInjections,
+  metrics: MetricsEndpoint | undefined,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   if (config.framework === 'fastify') {
     const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook, undefined, control);
+    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
   if (config.framework === 'http') {
     const { buildHttpServer } = await import('./http-app.ts');
-    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control), config);
+    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control, metrics), config);
   }
   const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
-  return listenNode(createServer(buildExpressApp(gate, routes, webhook, undefined, control, injected.express as ExpressModule | undefined)), config);
+  const app = buildExpressApp(gate, routes, webhook, undefined, control, injected.express as ExpressModule | undefined);
+  return listenNode(createServer(withMetricsEndpoint(metrics, app)), config);
 }
 
 /** What a caller may hand the server instead of what the configuration names (tests, self-test targets). */
@@ -118,6 +123,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     : undefined;
   const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0, controlApi: config.emulatorControl === true }) : undefined;
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
+  const metrics = config.metricsPath === undefined ? undefined : await createMetricsEndpoint(config.metricsPath);
   const store = injected.store ?? (await buildStore(config.store));
   try {
     const taken = config.conformanceControl ? controlPathTaken([...Object.keys(config.routes), ...config.freeRoutes]) : undefined;
@@ -142,6 +148,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       refundOnHandlerError: config.refundOnHandlerError,
       newPaymentRateLimit: config.newPaymentRateLimit,
       cors: config.cors,
+      ...(metrics ? { hooks: metrics.hooks } : {}),
       ...stripeApi,
     }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
@@ -156,7 +163,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
         ...stripeApi,
       }),
     };
-    const http = await listen(config, gate, webhook, control, injected);
+    const http = await listen(config, gate, webhook, control, injected, metrics);
     const webhookUrl = webhook ? `${http.url}${path}` : undefined;
     if (emulator && webhookUrl && secret) emulator.registerWebhook(webhookUrl, secret);
     const reconcileEveryMs = reconcileInterval(config);
@@ -177,6 +184,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       stripeApiUrl,
       ...(emulator ? { emulator: { url: emulator.url, ...(emulator.controlApi ? { controlUrl: emulator.controlUrl } : {}), close: () => emulator.close() } } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
+      ...(metrics ? { metricsUrl: `${http.url}${metrics.path}` } : {}),
       ...(storeFaults ? { storeFaults } : {}),
       ...(reconciler ? { reconciler } : {}),
       async close() {
