@@ -19,6 +19,7 @@ export function banner(config: ServerConfig, server: RunningServer): string {
     `listening on ${server.url}`,
     `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control API: ${server.emulator.controlUrl ?? 'off'})` : server.stripeApiUrl}`,
     ...(server.webhookUrl ? [`Stripe webhooks: POST ${server.webhookUrl}`] : []),
+    ...(server.metricsUrl ? [`Prometheus metrics: GET ${server.metricsUrl}`] : []),
     ...(server.storeFaults ? [`conformance control routes (never in production): ${STORE_FAULTS_PATH}, ${RECORDS_PATH}`] : []),
     'gated routes:',
   ];
