@@ -177,10 +177,13 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
         closing ??= (async () => {
           // Stops accepting, closes idle keep-alive connections, waits for the requests under way; then forces the rest.
           const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+          // A keep-alive connection whose request just finished is idle: close it rather than wait for the client to.
+          const idle = setInterval(() => app.server.closeIdleConnections(), 50);
           try {
             await app.close();
           } finally {
             clearTimeout(force);
+            clearInterval(idle);
           }
           await drain(config.shutdownTimeoutMs);
           await store.close();
