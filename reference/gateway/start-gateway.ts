@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
-import { createCredit402 } from '../credit402.ts';
+import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { ServeDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
 import { ambiguousTarget, readRequestTarget, routerTarget } from '../gate/request-target.ts';
@@ -12,8 +12,14 @@ import type { Store } from '../stores/store.ts';
 import { buildStore } from '../server/build-store.ts';
 import { CONTROL_BODY_LIMIT, ConformanceControl, controlPathTaken, RECORDS_PATH, STORE_FAULTS_PATH } from '../server/conformance-control.ts';
 import { trackInFlight } from '../server/in-flight.ts';
+import { reconcileInterval } from '../server/server-config.ts';
+import { StripeProcessor } from '../processor/stripe-processor.ts';
+import { scheduleReconcile } from '../reconcile/reconcile-schedule.ts';
 import { apiBase, gateOptions } from '../server/start-server.ts';
 import { StoreFaults, withStoreFaults } from '../server/store-faults.ts';
+import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
+import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
+import type { WebhookEndpoint } from '../server/demo-routes.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 
 /** A running gateway. */
@@ -85,7 +91,7 @@ async function mountControl(app: FastifyInstance, control: ConformanceControl): 
  * priced. The upstream failing (502) or timing out (504) gives a paid request's price back (CR-15.3); an upstream
  * 5xx follows `refundOnHandlerError`.
  */
-export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control?: ConformanceControl): Promise<FastifyInstance> {
+export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control?: ConformanceControl, webhook?: WebhookEndpoint): Promise<FastifyInstance> {
   const [{ default: Fastify }, { default: replyFrom }] = await Promise.all([
     withOptionalPackage('fastify', 'the gateway', () => import('fastify')),
     withOptionalPackage('@fastify/reply-from', 'the gateway', () => import('@fastify/reply-from')),
@@ -102,6 +108,8 @@ export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control
   });
   app.get(config.healthPath, async () => ({ status: 'ok', upstream: config.upstream }));
   if (control) await mountControl(app, control);
+  // The webhook endpoint is the gateway's own (it settles the store): never gated, never forwarded (CR-14.2).
+  if (webhook) await app.register(credit402WebhookFastify, webhook);
   await app.register(async (proxy) => {
     // Bodies are streamed to the upstream as they arrive, whatever their type.
     proxy.removeAllContentTypeParsers();
@@ -150,7 +158,10 @@ export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control
   return app;
 }
 
-/** Starts the gateway described by `config` (Stripe API: an API URL or Stripe itself; the gateway embeds no emulator). */
+/**
+ * Starts the gateway described by `config` (Stripe API: an API URL or Stripe itself; the gateway embeds no emulator).
+ * With `stripeWebhookSecret`, the gateway answers the webhook endpoint itself (robustness profile, spec §14).
+ */
 export async function startGateway(config: GatewayConfig, injected: GatewayInjections = {}): Promise<RunningGateway> {
   assertLiveKeysReachStripe(config);
   if (config.stripeApi === 'embedded') {
@@ -165,9 +176,31 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
     const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(config.stripeApi) };
     const { gate, drain } = trackInFlight(createCredit402(gateOptions(config, engineStore, stripeApi)));
-    const app = await buildGatewayApp(config, gate, control);
+    const webhook = config.stripeWebhookSecret === undefined ? undefined : {
+      path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH,
+      handler: createCredit402Webhooks({
+        stripeSecretKey: config.stripeSecretKey,
+        stripeWebhookSecret: config.stripeWebhookSecret,
+        store: engineStore,
+        ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
+        ...stripeApi,
+      }),
+    };
+    const app = await buildGatewayApp(config, gate, control, webhook);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
+    // As the reference server: credits succeeded top-ups no webhook reached (every 5 minutes against Stripe, off with an API URL).
+    const reconcileEveryMs = reconcileInterval(config);
+    const reconciler = reconcileEveryMs === 0 ? undefined : scheduleReconcile({
+      processor: new StripeProcessor({
+        secretKey: config.stripeSecretKey,
+        ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
+        ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+        ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
+      }),
+      store: engineStore,
+      everyMs: reconcileEveryMs,
+    });
     let closing: Promise<void> | undefined;
     return {
       url: `http://${config.host}:${port}`,
@@ -175,6 +208,7 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
       store,
       close: () => {
         closing ??= (async () => {
+          await reconciler?.stop();
           // Stops accepting, closes idle keep-alive connections, waits for the requests under way; then forces the rest.
           const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           // A keep-alive connection whose request just finished is idle: close it rather than wait for the client to.

@@ -48,8 +48,9 @@ async function main(argv: string[]): Promise<number> {
     // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
     const args = ['gateway', '--upstream', `http://127.0.0.1:${upstreamPort}`, '--store', 'sqlite', '--host', '127.0.0.1', '--conformance-control'];
     const command = `${targetCommand('reference/cli.ts', args)} --profile "$CREDIT402_PROFILE" --port "$PORT" --stripe-api "$STRIPE_API_BASE"`;
-    // The gateway mounts the store's control routes; it has no webhook endpoint, so the robustness profile is not declared.
-    const child = spawn(node, [...kit, 'conformance', '--target-cmd', command, '--declare', 'capabilities=storeFaults,records', '--emulator-port', '0', ...argv], { stdio: 'inherit', env });
+    // The gateway answers the webhook endpoint (the profile's stripeWebhookSecret) and mounts the store's control routes.
+    const declared = ['--declare', 'robustness=true', '--declare', 'capabilities=storeFaults,records'];
+    const child = spawn(node, [...kit, 'conformance', '--target-cmd', command, ...declared, '--emulator-port', '0', ...argv], { stdio: 'inherit', env });
     return await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   } finally {
     upstream.kill('SIGTERM');
