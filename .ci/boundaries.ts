@@ -28,7 +28,8 @@ interface ImportFound {
   specifier: string;
 }
 
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
+// `from` is the keyword, not the end of a name such as `@fastify/reply-from`.
+const IMPORT = /(?:(?<![\w$@/.-])from\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
 
 /** Every static and dynamic import specifier in `source`, with its line. */
 export function importsOf(file: string, source: string): ImportFound[] {

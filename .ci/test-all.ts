@@ -1,4 +1,4 @@
-// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks, three instances on one store, the crash test, then the pack test; one total line.
+// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks and against the gateway, three instances on one store, the crash test, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -19,6 +19,7 @@ const STEPS: Step[] = [
   { name: 'conformance: fastify + postgres', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
   { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
+  { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'reference/self-test/gateway-conformance.ts'] },
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'sqlite'] },

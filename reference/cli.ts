@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `credit402 serve|reconcile`: the library's command line (the reference server, and reconciliation of top-ups with Stripe).
+// `credit402 serve|gateway|reconcile`: the library's command line (the reference server, the gateway in front of any HTTP service, and reconciliation of top-ups with Stripe).
+import { gatewayCommand } from './gateway/gateway-command.ts';
 import { reconcileCommand } from './reconcile/reconcile-command.ts';
 import { serveCommand } from './server/serve-command.ts';
 
@@ -7,6 +8,7 @@ const USAGE = `usage: credit402 <command> [options]
 
 commands
   serve       start the reference server (embedded defaults: SQLite store, in-process Stripe emulator)
+  gateway     a reverse proxy that gates the route table in front of any HTTP service (--upstream URL)
   reconcile   credit succeeded Stripe top-ups the store has not credited (--dry-run only reports them)
 
 \`credit402 <command> --help\` lists the command's options.`;
@@ -15,6 +17,8 @@ async function main([command, ...args]: string[]): Promise<number | undefined> {
   switch (command) {
     case 'serve':
       return serveCommand(args);
+    case 'gateway':
+      return gatewayCommand(args);
     case 'reconcile':
       return reconcileCommand(args);
     case 'help':

@@ -18,6 +18,7 @@ export type ConfigErrorCode =
   | 'ERR_STORE'
   | 'ERR_PROCESSOR'
   | 'ERR_SERVER_CONFIG'
+  | 'ERR_GATEWAY_CONFIG'
   | 'ERR_LOCK'
   | 'ERR_REQUEST_ID_TTL'
   | 'ERR_REFUND_ON_HANDLER_ERROR'

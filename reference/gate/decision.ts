@@ -25,9 +25,11 @@ export interface PassDecision {
 
 /**
  * How the answer to a served request ended, as the adapter saw it: the status it was sent with, or, for an
- * adapter that calls the handler itself, that the handler threw.
+ * adapter that calls the handler itself, that the handler threw; or, for a gateway, that the upstream failed or
+ * timed out (`upstreamFailed`, the gateway answered 502/504 itself): its price is given back whatever
+ * `refundOnHandlerError` says (spec CR-15.3).
  */
-export type ServeOutcome = { readonly status: number } | { readonly threw: true };
+export type ServeOutcome = { readonly status: number } | { readonly threw: true } | { readonly status: number; readonly upstreamFailed: true };
 
 /** The request is paid: add `headers` to the response, call the handler, then report the outcome with `settle`. */
 export interface ServeDecision {
@@ -37,7 +39,7 @@ export interface ServeDecision {
   /**
    * Adapters call it once the answer is finished, with its final status (or `{ threw: true }`), whatever the status.
    * The engine decides what follows: with `refundOnHandlerError`, an outcome that is 5xx or threw gives the deducted
-   * price back to the balance. Only the first call counts. It never rejects: a store failure goes to `onError`.
+   * price back to the balance; an `upstreamFailed` outcome always does. Only the first call counts. It never rejects: a store failure goes to `onError`.
    */
   readonly settle: (outcome: ServeOutcome) => Promise<void>;
 }

@@ -10,21 +10,27 @@ function handlerFailed(outcome: ServeOutcome): boolean {
   return 'threw' in outcome || outcome.status >= 500;
 }
 
+/** Whether the outcome gives the price back: a gateway's upstream failure always (CR-15.3), a failed handler with `refundOnHandlerError`. */
+function refundOwed(refundOnHandlerError: boolean, outcome: ServeOutcome): boolean {
+  return 'upstreamFailed' in outcome || (refundOnHandlerError && handlerFailed(outcome));
+}
+
 /** The settlement of a pass that owes nothing back. */
 const NOTHING_OWED: Settle = async () => {};
 
 /**
- * The `settle` of a paid pass. With `refundOnHandlerError` and a deduction made by this request (`deducted`), its
- * first call gives the route's price back to `clientId`'s balance in the route's currency when the outcome failed;
- * later calls do nothing. Never rejects: a store failure is reported as `refundOnHandlerError`.
+ * The `settle` of a paid pass. With a deduction made by this request (`deducted`), its first call gives the route's
+ * price back to `clientId`'s balance in the route's currency when the outcome owes it (an upstream failure of a
+ * gateway always, a failed handler with `refundOnHandlerError`); later calls do nothing. Never rejects: a store
+ * failure is reported as `refundOnHandlerError`.
  */
 export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, deducted: boolean): Settle {
-  if (!ctx.refundOnHandlerError || !deducted || route.amount === 0) return NOTHING_OWED;
+  if (!deducted || route.amount === 0) return NOTHING_OWED;
   let settled = false;
   return async (outcome) => {
     if (settled) return;
     settled = true;
-    if (!handlerFailed(outcome)) return;
+    if (!refundOwed(ctx.refundOnHandlerError, outcome)) return;
     try {
       await ctx.store.addBalance(clientId, route.currency, route.amount);
       ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });

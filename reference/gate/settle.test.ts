@@ -62,6 +62,14 @@ describe('settle', () => {
     expect(await balance()).toBe(500);
   });
 
+  it.each([true, false])('gives the price back once after a gateway upstream failure, refundOnHandlerError %s (CR-15.3)', async (refund) => {
+    const { served, balance } = await setUp(refund);
+    const failed = await served();
+    await Promise.all([failed.settle({ status: 502, upstreamFailed: true }), failed.settle({ status: 504, upstreamFailed: true })]);
+    await failed.settle({ status: 502, upstreamFailed: true });
+    expect(await balance()).toBe(1_000);
+  });
+
   it('keeps the deduction when the option is off (the default)', async () => {
     const { served, balance } = await setUp(false);
     await (await served()).settle({ threw: true });

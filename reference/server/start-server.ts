@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { withOptionalPackage } from '../config/optional-package.ts';
-import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
+import { createCredit402, createCredit402Webhooks, type Credit402Options } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
 import { StripeProcessor, type StripeApiBase } from '../processor/stripe-processor.ts';
 import { scheduleReconcile, type ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
@@ -49,10 +49,33 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function apiBase(url: string): StripeApiBase {
+/** The Stripe API base of an http(s) URL. */
+export function apiBase(url: string): StripeApiBase {
   const parsed = new URL(url);
   const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
   return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
+}
+
+/** The options of the gate of a server configuration, on `store`, talking to `stripeApi` (none: api.stripe.com). */
+export function gateOptions(config: ServerConfig, store: Store, stripeApi: { stripeApi?: StripeApiBase }): Credit402Options {
+  return {
+    stripeSecretKey: config.stripeSecretKey,
+    stripePublishableKey: config.stripePublishableKey,
+    serverSecret: config.serverSecret,
+    store,
+    routes: config.routes,
+    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
+    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+    ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
+    lockWaitMs: config.lockWaitMs,
+    lockTtlMs: config.lockTtlMs,
+    storeTimeoutMs: config.storeTimeoutMs,
+    requestIdTtlMs: config.requestIdTtlMs,
+    refundOnHandlerError: config.refundOnHandlerError,
+    newPaymentRateLimit: config.newPaymentRateLimit,
+    cors: config.cors,
+    ...stripeApi,
+  };
 }
 
 /** Listens with a node:http server (Express, plain node:http); closing it also drops idle keep-alive connections. */
@@ -132,25 +155,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
     const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
-    const { gate, drain } = trackInFlight(createCredit402({
-      stripeSecretKey: config.stripeSecretKey,
-      stripePublishableKey: config.stripePublishableKey,
-      serverSecret: config.serverSecret,
-      store: engineStore,
-      routes: config.routes,
-      ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-      ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-      ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
-      lockWaitMs: config.lockWaitMs,
-      lockTtlMs: config.lockTtlMs,
-      storeTimeoutMs: config.storeTimeoutMs,
-      requestIdTtlMs: config.requestIdTtlMs,
-      refundOnHandlerError: config.refundOnHandlerError,
-      newPaymentRateLimit: config.newPaymentRateLimit,
-      cors: config.cors,
-      ...(metrics ? { hooks: metrics.hooks } : {}),
-      ...stripeApi,
-    }));
+    const { gate, drain } = trackInFlight(createCredit402({ ...gateOptions(config, engineStore, stripeApi), ...(metrics ? { hooks: metrics.hooks } : {}) }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
     const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
     const webhook = secret === undefined ? undefined : {

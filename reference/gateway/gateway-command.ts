@@ -1,0 +1,87 @@
+// `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL]`: the gateway's command line.
+import { parseArgs } from 'node:util';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { withOptionalPackage } from '../config/optional-package.ts';
+import type { GatewayConfig } from './gateway-config.ts';
+
+const USAGE = `usage: credit402 gateway --upstream URL [options]
+  --upstream URL     base URL of the service behind the gateway (or "upstream" in --config, or CREDIT402_UPSTREAM)
+  --config FILE      JSON configuration: routes, keys, store, gate options of \`credit402 serve\`, and the gateway's
+                     upstream, upstreamTimeoutMs (default 30000), healthPath (default /healthz),
+                     forwardPaymentHeader (default false), shutdownTimeoutMs (default 10000)
+  --profile FILE     load a conformance profile (routes and keys)
+  --store KIND       memory | sqlite | redis | postgres (as \`credit402 serve\`)
+  --port N           listening port (0 picks a free one)
+  --host ADDR        listening address
+  --stripe-api URL   stripe | http://host:port of a Stripe API (the emulator)
+  --upstream-timeout-ms N
+                     how long the upstream may take before the gateway answers 504
+  --conformance-control
+                     mount the conformance control routes (store faults, records): conformance runs only
+
+Gated routes are paid for and forwarded; everything else is forwarded untouched. SIGTERM finishes in-flight requests.`;
+
+function overrides(values: Record<string, string | boolean | undefined>): Partial<GatewayConfig> {
+  const out: Partial<GatewayConfig> = {};
+  if (typeof values.upstream === 'string') out.upstream = values.upstream;
+  if (typeof values.port === 'string') out.port = Number(values.port);
+  if (typeof values.host === 'string') out.host = values.host;
+  if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
+  if (typeof values['upstream-timeout-ms'] === 'string') out.upstreamTimeoutMs = Number(values['upstream-timeout-ms']);
+  if (values['conformance-control'] === true) out.conformanceControl = true;
+  return out;
+}
+
+/** Runs the gateway until SIGINT or SIGTERM (graceful shutdown); resolves to an exit code when it cannot start. */
+export async function gatewayCommand(args: string[]): Promise<number | undefined> {
+  try {
+    return await gateway(args);
+  } catch (error: unknown) {
+    if (error instanceof Credit402ConfigError) {
+      console.error(`credit402: configuration error ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error('credit402: the gateway could not start:', error);
+    return 1;
+  }
+}
+
+async function gateway(args: string[]): Promise<number | undefined> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      upstream: { type: 'string' },
+      profile: { type: 'string' },
+      config: { type: 'string' },
+      store: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'stripe-api': { type: 'string' },
+      'upstream-timeout-ms': { type: 'string' },
+      'conformance-control': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { loadGatewayConfig } = await import('./gateway-config.ts');
+  const env = { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) };
+  const config = loadGatewayConfig({
+    ...(values.profile ? { profilePath: values.profile } : {}),
+    ...(values.config ? { configPath: values.config } : {}),
+    env,
+    overrides: overrides(values),
+  });
+  const { startGateway } = await withOptionalPackage('fastify', 'the gateway', () => import('./start-gateway.ts'));
+  const running = await startGateway(config);
+  const routes = Object.entries(config.routes).map(([key, route]) => `  ${key}  ${route.amount} units ${route.currency ?? 'usd'}`);
+  console.log([`credit402 gateway listening on ${running.url}`, `upstream: ${config.upstream} (timeout ${config.upstreamTimeoutMs} ms)`, `health: ${running.url}${config.healthPath}`, 'gated routes:', ...routes].join('\n'));
+  const stop = (): void => {
+    running.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return undefined;
+}

@@ -1,0 +1,106 @@
+// Gateway configuration: the reference server's configuration (routes, keys, store, Stripe API, gate options) plus the upstream and the proxy's options.
+import { readFileSync } from 'node:fs';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+
+/** Default time the upstream has to send its answer's headers (and then between two body chunks), in ms. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** Default path of the health endpoint. */
+export const DEFAULT_HEALTH_PATH = '/healthz';
+
+/** Default time a graceful shutdown waits for in-flight requests, in ms. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** What the gateway adds to the reference server's configuration. */
+export interface GatewayOptions {
+  /** Base URL of the upstream HTTP service (`http://127.0.0.1:8000`); requests keep their path and query. */
+  upstream: string;
+  /** How long the upstream has to answer (headers, then each body chunk) before the gateway answers 504, in ms. */
+  upstreamTimeoutMs: number;
+  /** Path of the health endpoint (never gated, never forwarded), `GET`/`HEAD`. */
+  healthPath: string;
+  /** Whether the client's `payment` header goes on to the upstream; default false (it is stripped). */
+  forwardPaymentHeader: boolean;
+  /** How long a graceful shutdown (SIGTERM) waits for in-flight requests before closing them, in ms. */
+  shutdownTimeoutMs: number;
+}
+
+/** Everything the gateway needs to start. `framework` and `freeRoutes` of the server configuration are unused. */
+export type GatewayConfig = ServerConfig & GatewayOptions;
+
+/** Sources of the gateway configuration, each overriding the one before. */
+export interface GatewayConfigSources {
+  profilePath?: string;
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags (`--upstream`, `--port`, …). */
+  overrides?: Partial<GatewayConfig>;
+}
+
+const fail = (message: string): never => {
+  throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', message);
+};
+
+function readGatewayFields(path: string | undefined): Record<string, unknown> {
+  if (path === undefined) return {};
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {}; // loadServerConfig reports an unreadable file with its own coded error.
+  }
+}
+
+function positiveMs(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > 3_600_000) {
+    return fail(`${name} must be an integer number of milliseconds from 1 to 3600000, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Checks the gateway's own fields; throws ERR_GATEWAY_CONFIG naming the field at fault. */
+export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: Iterable<string>): GatewayOptions {
+  const { upstream, healthPath, forwardPaymentHeader } = fields;
+  if (typeof upstream !== 'string' || upstream === '') return fail('upstream is required: the base URL of the upstream service (--upstream http://127.0.0.1:8000)');
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    return fail(`upstream must be an http:// or https:// URL, got ${upstream}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    return fail(`upstream must be an http:// or https:// URL without credentials, query or fragment, got ${upstream}`);
+  }
+  const health = healthPath ?? DEFAULT_HEALTH_PATH;
+  if (typeof health !== 'string' || !/^\/[!$&-.0-;=@-Z_a-z~/]*$/.test(health)) return fail(`healthPath must be a path starting with /, without query or fragment, got ${String(health)}`);
+  for (const key of routeKeys) {
+    if (key.slice(key.indexOf(' ') + 1) === health) fail(`healthPath ${health} collides with the gated route ${key}`);
+  }
+  if (forwardPaymentHeader !== undefined && typeof forwardPaymentHeader !== 'boolean') return fail(`forwardPaymentHeader must be true or false, got ${String(forwardPaymentHeader)}`);
+  return {
+    upstream: url.href.replace(/\/$/, ''),
+    upstreamTimeoutMs: positiveMs('upstreamTimeoutMs', fields.upstreamTimeoutMs, DEFAULT_UPSTREAM_TIMEOUT_MS),
+    healthPath: health,
+    forwardPaymentHeader: forwardPaymentHeader === true,
+    shutdownTimeoutMs: positiveMs('shutdownTimeoutMs', fields.shutdownTimeoutMs, DEFAULT_SHUTDOWN_TIMEOUT_MS),
+  };
+}
+
+/**
+ * Loads and checks the gateway configuration: the reference server's sources (embedded defaults, profile, JSON file,
+ * environment, flags) for routes, keys, store and gate options, and the gateway's fields (`upstream`,
+ * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`) from the JSON file, CREDIT402_UPSTREAM
+ * and the flags.
+ */
+export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig {
+  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, ...serverOverrides } = sources.overrides ?? {};
+  const server = loadServerConfig({ ...sources, overrides: serverOverrides });
+  const env = sources.env ?? {};
+  const fields: Record<string, unknown> = {
+    ...readGatewayFields(sources.configPath),
+    ...(env.CREDIT402_UPSTREAM ? { upstream: env.CREDIT402_UPSTREAM } : {}),
+    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs }).filter(([, value]) => value !== undefined)),
+  };
+  return { ...server, ...checkGatewayOptions(fields, Object.keys(server.routes)) };
+}

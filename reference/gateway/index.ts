@@ -1,0 +1,3 @@
+// credit402/gateway: the gate in front of any HTTP service, as a reverse proxy (needs fastify and @fastify/reply-from).
+export { buildGatewayApp, startGateway, type GatewayInjections, type RunningGateway } from './start-gateway.ts';
+export { loadGatewayConfig, type GatewayConfig, type GatewayOptions } from './gateway-config.ts';
