@@ -12,10 +12,7 @@ import type { Store } from '../stores/store.ts';
 import { buildStore } from '../server/build-store.ts';
 import { CONTROL_BODY_LIMIT, ConformanceControl, controlPathTaken, RECORDS_PATH, STORE_FAULTS_PATH } from '../server/conformance-control.ts';
 import { trackInFlight } from '../server/in-flight.ts';
-import { reconcileInterval } from '../server/server-config.ts';
-import { StripeProcessor } from '../processor/stripe-processor.ts';
-import { scheduleReconcile } from '../reconcile/reconcile-schedule.ts';
-import { apiBase, gateOptions } from '../server/start-server.ts';
+import { apiBase, gateOptions, scheduledReconcile } from '../server/start-server.ts';
 import { StoreFaults, withStoreFaults } from '../server/store-faults.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
@@ -190,17 +187,7 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     // As the reference server: credits succeeded top-ups no webhook reached (every 5 minutes against Stripe, off with an API URL).
-    const reconcileEveryMs = reconcileInterval(config);
-    const reconciler = reconcileEveryMs === 0 ? undefined : scheduleReconcile({
-      processor: new StripeProcessor({
-        secretKey: config.stripeSecretKey,
-        ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
-        ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-        ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
-      }),
-      store: engineStore,
-      everyMs: reconcileEveryMs,
-    });
+    const reconciler = scheduledReconcile(config, engineStore, stripeApi);
     let closing: Promise<void> | undefined;
     return {
       url: `http://${config.host}:${port}`,

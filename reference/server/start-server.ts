@@ -78,6 +78,22 @@ export function gateOptions(config: ServerConfig, store: Store, stripeApi: { str
   };
 }
 
+/**
+ * The scheduled reconciliation of the reference server and the gateway (`reconcileEveryMs`): credits succeeded top-ups
+ * that no webhook reached; undefined when it is off.
+ */
+export function scheduledReconcile(config: ServerConfig, store: Store, stripeApi: { stripeApi?: StripeApiBase }): ReconcileSchedule | undefined {
+  const everyMs = reconcileInterval(config);
+  if (everyMs === 0) return undefined;
+  const processor = new StripeProcessor({
+    secretKey: config.stripeSecretKey,
+    ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
+    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
+    ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
+  });
+  return scheduleReconcile({ processor, store, everyMs });
+}
+
 /** Listens with a node:http server (Express, plain node:http); closing it also drops idle keep-alive connections. */
 async function listenNode(server: Server, config: ServerConfig): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
@@ -171,17 +187,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     const http = await listen(config, gate, webhook, control, injected, metrics);
     const webhookUrl = webhook ? `${http.url}${path}` : undefined;
     if (emulator && webhookUrl && secret) emulator.registerWebhook(webhookUrl, secret);
-    const reconcileEveryMs = reconcileInterval(config);
-    const reconciler = reconcileEveryMs === 0 ? undefined : scheduleReconcile({
-      processor: new StripeProcessor({
-        secretKey: config.stripeSecretKey,
-        ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
-        ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-        ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
-      }),
-      store: engineStore,
-      everyMs: reconcileEveryMs,
-    });
+    const reconciler = scheduledReconcile(config, engineStore, stripeApi);
     return {
       url: http.url,
       gate,
