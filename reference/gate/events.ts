@@ -1,7 +1,7 @@
 // Lifecycle events of the gate, handed to the `hooks` option: one emitter, called where the engine decides.
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { OPTIONAL_STORE_METHODS, REQUIRED_STORE_METHODS } from '../stores/capabilities.ts';
 import type { Store } from '../stores/store.ts';
+import { wrapStoreMethods } from '../stores/wrap-store.ts';
 import type { ErrorReporter } from './failures.ts';
 
 /** What every event of a request to a gated route names: the route key (`GET /api/joke`) and its currency. */
@@ -156,35 +156,21 @@ export function clientTag(clientId: string): ClientTag {
   return clientId.slice(0, 8);
 }
 
-type AnyMethod = (...args: unknown[]) => unknown;
-
-/** Every store method the gate may call (but `close`). */
-const TIMED = [...REQUIRED_STORE_METHODS, ...OPTIONAL_STORE_METHODS].filter((name) => name !== 'close');
-
 /**
  * `store` with every call timed: each call emits a `store_call` event with its latency once it settles. Returns
  * `store` itself when nothing listens. Optional methods are present exactly when `store` has them.
  */
 export function withStoreTiming(store: Store, emit: Emit): Store {
   if (emit === NO_EVENTS) return store;
-  const wrapped = { close: () => store.close() } as Store;
-  const methods = wrapped as unknown as Record<string, AnyMethod>;
-  for (const name of TIMED) {
-    const method = store[name] as AnyMethod | undefined;
-    if (!method) continue;
-    methods[name] = async (...args: unknown[]) => {
-      const started = performance.now();
-      try {
-        const value = await method.apply(store, args);
-        emit({ type: 'store_call', operation: name, ms: performance.now() - started, ok: true });
-        return value;
-      } catch (error) {
-        emit({ type: 'store_call', operation: name, ms: performance.now() - started, ok: false });
-        throw error;
-      }
-    };
-  }
-  return store.creditRetentionMs === undefined
-    ? wrapped
-    : Object.defineProperty(wrapped, 'creditRetentionMs', { get: () => store.creditRetentionMs, enumerable: true });
+  return wrapStoreMethods(store, async (operation, call) => {
+    const started = performance.now();
+    try {
+      const value = await call();
+      emit({ type: 'store_call', operation, ms: performance.now() - started, ok: true });
+      return value;
+    } catch (error) {
+      emit({ type: 'store_call', operation, ms: performance.now() - started, ok: false });
+      throw error;
+    }
+  });
 }

@@ -6,7 +6,7 @@ import { loadServerConfig } from './server-config.ts';
 describe('server configuration: the store', () => {
   it('reads every store kind from CREDIT402_STORE', () => {
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'memory' } }).store).toEqual({ kind: 'memory' });
-    expect(loadServerConfig({ env: { CREDIT402_STORE: 'sqlite', CREDIT402_SQLITE_PATH: '/tmp/x.db' } }).store).toEqual({ kind: 'sqlite', path: '/tmp/x.db' });
+    expect(loadServerConfig({ env: { CREDIT402_STORE: 'sqlite', CREDIT402_SQLITE_PATH: 'data/x.db' } }).store).toEqual({ kind: 'sqlite', path: 'data/x.db' });
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'redis', REDIS_URL: 'redis://r:6379' } }).store).toEqual({ kind: 'redis', url: 'redis://r:6379' });
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'postgres' } }).store).toEqual({ kind: 'postgres' });
     expect(loadServerConfig({ env: { CREDIT402_STORE: 'redis', REDIS_URL: 'redis://r:6379', CREDIT402_REDIS_CLUSTER: 'a:7000, b:7001' } }).store)

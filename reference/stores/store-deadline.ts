@@ -1,6 +1,6 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
-import { OPTIONAL_STORE_METHODS, REQUIRED_STORE_METHODS } from './capabilities.ts';
 import type { Store } from './store.ts';
+import { wrapStoreMethods } from './wrap-store.ts';
 
 /** Default deadline of one store call, in ms: far above a healthy store's latency, far below a client's patience. */
 export const DEFAULT_STORE_TIMEOUT_MS = 500;
@@ -49,11 +49,6 @@ export function withDeadline<T>(operation: string, timeoutMs: number, call: Prom
   });
 }
 
-/** Every store method but `close` (no deadline) and `acquireLock` (wrapped on its own, to release a late lease). */
-const METHODS = [...REQUIRED_STORE_METHODS, ...OPTIONAL_STORE_METHODS].filter((name) => name !== 'close' && name !== 'acquireLock');
-
-type AnyMethod = (...args: unknown[]) => Promise<unknown>;
-
 /** Calls `method`, turning a synchronous throw into a rejection. */
 function invoke<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -70,20 +65,15 @@ function invoke<T>(run: () => Promise<T>): Promise<T> {
  * lease behind for longer than it stays slow.
  */
 export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
-  const wrapped = { close: () => store.close() } as Store;
-  const methods = wrapped as unknown as Record<string, AnyMethod>;
-  for (const name of METHODS) {
-    const method = store[name] as AnyMethod | undefined;
-    if (method) methods[name] = (...args: unknown[]) => withDeadline(name, timeoutMs, invoke(() => method.apply(store, args)));
-  }
+  const wrapped = wrapStoreMethods(store, (name, call) => withDeadline(name, timeoutMs, invoke(call)));
   const { acquireLock, releaseLock } = store;
   if (acquireLock && releaseLock) {
     wrapped.acquireLock = (name: string, ttlMs: number) =>
       withDeadline('acquireLock', timeoutMs, invoke(() => acquireLock.call(store, name, ttlMs)), (token) => {
         if (token !== null) releaseLock.call(store, name, token).catch(() => {}); // else it expires after ttlMs
       });
+  } else {
+    delete wrapped.acquireLock; // half a lock pair: no lease without a way to release it
   }
-  return store.creditRetentionMs === undefined
-    ? wrapped
-    : Object.defineProperty(wrapped, 'creditRetentionMs', { get: () => store.creditRetentionMs, enumerable: true });
+  return wrapped;
 }
