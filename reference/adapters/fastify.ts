@@ -19,11 +19,9 @@ export interface Credit402FastifyOptions {
   gate: Gate;
 }
 
-/** The path of the static route Fastify's router matched; null when it matched none; undefined for a parametric or wildcard route. */
-function matchedPath(request: FastifyRequest): string | null | undefined {
-  if (request.is404) return null;
-  const url = request.routeOptions.url;
-  return url === undefined || /[:*]/.test(url) ? undefined : url;
+/** The path of the route Fastify's router matched, in Fastify's syntax (`/api/users/:id`); null when it matched none. */
+function matchedPath(request: FastifyRequest): string | null {
+  return request.is404 ? null : (request.routeOptions.url ?? null);
 }
 
 /** The `settle` of each paid request still being answered: the plugin's own, not a request decoration. */
@@ -33,9 +31,9 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
   fastify.decorateRequest('credit402', undefined);
   fastify.addHook('onRequest', async (request, reply) => {
     // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
-    const target = routerDecidedTarget(gate.routes, request.method, request.url, matchedPath(request));
+    const target = routerDecidedTarget(gate, request.method, request.url, matchedPath(request));
     if (target === 'free') return;
-    const decision = await gate.handle({ method: request.method, url: target.url, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
+    const decision = await gate.handle({ method: request.method, url: target.url, route: target.route, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
     if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
     if (decision.action === 'serve') {
       reply.headers(decision.headers);

@@ -28,7 +28,7 @@ async function recordingGate(outcomes: ServeOutcome[]): Promise<Gate> {
   const routes = Object.fromEntries(PATHS.map((path) => [`GET ${path}`, { amount: 100 }]));
   const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes, refundOnHandlerError: true });
   return {
-    routes: gate.routes,
+    ...gate,
     async handle(request) {
       const decision = await gate.handle(request);
       if (decision.action !== 'serve') return decision;

@@ -6,9 +6,15 @@ import type { ErrorReporter } from './failures.ts';
 import type { RouteChallenges } from './responses.ts';
 import type { ResolvedRoute } from './routes.ts';
 
-/** A gated route with its prebuilt challenges. */
+/**
+ * A gated route with its challenges. A route of an exact key (`exact`) has them built once; for any other route (a
+ * pattern, or one the application's router matched) `path` and `challenges` are the request's (`resource.url` is the
+ * request path, CR-4.14), made for each request by {@link forRequest}.
+ */
 export interface GatedRoute extends ResolvedRoute {
-  challenges: RouteChallenges;
+  /** Whether the key's path is the one request path this route matches (a table key without pattern). */
+  readonly exact: boolean;
+  readonly challenges: RouteChallenges;
 }
 
 export interface GateContext {
@@ -25,4 +31,22 @@ export interface GateContext {
   refundOnHandlerError: boolean;
   /** Hands lifecycle events to the `hooks` option (a no-op without hooks); never throws. */
   emit: Emit;
+}
+
+/**
+ * The route as one request to it sees it: an exact route as it is; any other with `path` the request path and its
+ * challenges built from that path, on first use (a paid request never builds them).
+ */
+export function forRequest(route: GatedRoute, requestPath: string, build: (route: ResolvedRoute) => RouteChallenges): GatedRoute {
+  if (route.exact) return route;
+  let challenges: RouteChallenges | undefined;
+  const requested: ResolvedRoute = { ...route, path: requestPath };
+  return Object.freeze({
+    ...requested,
+    exact: false,
+    get challenges(): RouteChallenges {
+      challenges ??= build(requested);
+      return challenges;
+    },
+  });
 }

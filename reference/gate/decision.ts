@@ -1,4 +1,5 @@
 // What the gate decides for one request; adapters only apply it. Every decision is a deep-frozen, read-only value.
+import type { GatedRoute } from './context.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 
 /** The request as the gate needs it: adapters copy these values and nothing else. */
@@ -16,6 +17,11 @@ export interface GateRequest {
   clientAddress?: string | undefined;
   /** The `origin` request header, for the optional CORS policy (`cors` option). */
   origin?: string | undefined;
+  /**
+   * The gated route the application's router matched, from `gate.defineRoute` or `gate.routes` (CR-4.9, CR-4.15):
+   * the gate prices it instead of matching the path against its table. Leave it undefined for the gate to match.
+   */
+  route?: GatedRoute | undefined;
 }
 
 /** The route is not gated: call the handler and add nothing. */

@@ -3,7 +3,7 @@ import { isClientIdShape } from '../protocol/identity.ts';
 import { parsePaymentHeader } from '../protocol/payment-payload.ts';
 import { PaymentError } from '../processor/processor.ts';
 import { payByCard } from './card-payment.ts';
-import type { GateContext, GatedRoute } from './context.ts';
+import { forRequest, type GateContext, type GatedRoute } from './context.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
@@ -13,16 +13,26 @@ import { preflight, withCors } from './cors.ts';
 import { createRateLimiter, rateLimited, type RateLimiter } from './rate-limit.ts';
 import { buildChallenges, paymentError, serviceUnavailable } from './responses.ts';
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
-import { routeOf } from './route-agreement.ts';
-import { resolveRoutes } from './routes.ts';
+import { createRouteTable } from './route-table.ts';
+import { resolveRoute, resolveRoutes, type ResolvedRoute } from './routes.ts';
+import type { RouteConfig } from '../protocol/types.ts';
 import { spendBalance } from './spend.ts';
 
 /** A configured gate: decides what happens to each request. */
 export interface Gate {
   /** Decides one request; rejects only on a programming error, never on bad input or an outage. */
   handle(request: GateRequest): Promise<GateDecision>;
-  /** The gated routes with their defaults applied, keyed `<METHOD> <path>`. */
+  /** The gated routes of the `routes` table with their defaults applied, keyed `<METHOD> <path>`. */
   readonly routes: ReadonlyMap<string, GatedRoute>;
+  /** The table's route for a method and request path (CR-4.2, CR-4.8, CR-4.12, CR-4.13), if any. */
+  match(method: string, path: string): GatedRoute | undefined;
+  /**
+   * Prices a route the application's router declares (CR-4.15): validates `config` like a table entry and returns
+   * the route to pass as `request.route`. `key` is `<METHOD> <path>` with the path in the router's own syntax
+   * (`GET /api/users/:id`); it names the route in events and records and is not matched by the gate. Throws a
+   * Credit402ConfigError when `config` is invalid.
+   */
+  defineRoute(key: string, config: RouteConfig): GatedRoute;
 }
 
 const PASS: GateDecision = Object.freeze({ action: 'pass' });
@@ -50,10 +60,12 @@ export function createGate(options: GateOptions): Gate {
   const { serviceName, onError, lock, refundOnHandlerError, storeTimeoutMs, requestIdTtlMs, newPaymentRateLimit, cors, hooks } = validateGateOptions(options);
   const emit = createEmitter(hooks, onError);
   const limiter = newPaymentRateLimit ? createRateLimiter(newPaymentRateLimit) : undefined;
+  const publishableKey = options.stripePublishableKey;
+  const challengesOf = (route: ResolvedRoute) => buildChallenges(route, publishableKey);
+  const gated = (route: ResolvedRoute, exact: boolean): GatedRoute => Object.freeze({ ...route, exact, challenges: challengesOf(route) });
   const routes = new Map<string, GatedRoute>();
-  for (const [key, route] of resolveRoutes(options.routes)) {
-    routes.set(key, { ...route, challenges: buildChallenges(route, options.stripePublishableKey) });
-  }
+  for (const [key, route] of resolveRoutes(options.routes)) routes.set(key, gated(route, route.segments === undefined));
+  const table = createRouteTable(routes.values());
   const ctx: GateContext = {
     store: withStoreTiming(withStoreDeadlines(options.store, storeTimeoutMs), emit),
     processor: options.processor,
@@ -84,16 +96,18 @@ export function createGate(options: GateOptions): Gate {
 
   return {
     routes,
+    match: table.match,
+    defineRoute: (key, config) => gated(resolveRoute(key, config, false), false),
     async handle(request: GateRequest): Promise<GateDecision> {
       // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
       const target = readRequestTarget(request.url);
       if (!target.ok) return ambiguousTarget(target.reason);
-      const route = routeOf(routes, request.method, target.path);
+      const route = request.route ?? table.match(request.method, target.path);
       if (route === undefined) {
-        const methods = cors && request.method === 'OPTIONS' ? gatedMethods(routes, target.path) : [];
+        const methods = cors && request.method === 'OPTIONS' ? table.methodsOn(target.path) : [];
         return cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS;
       }
-      const decision = await decideGated(route, request);
+      const decision = await decideGated(forRequest(route, target.path, challengesOf), request);
       return cors ? withCors(decision, cors, request.origin) : decision;
     },
   };
@@ -111,10 +125,4 @@ function emitted(emit: Emit, route: GatedRoute, decision: GateDecision): GateDec
   const code: unknown = typeof decision.body === 'object' && decision.body !== null ? Reflect.get(decision.body, 'errorCode') : undefined;
   emit({ type: 'payment_error', ...base, code: typeof code === 'string' ? code : 'unknown', status: decision.status });
   return decision;
-}
-
-/** The methods gated on `path` (HEAD with GET), for a CORS preflight of that path. */
-function gatedMethods(routes: ReadonlyMap<string, GatedRoute>, path: string): string[] {
-  const methods = [...routes.keys()].filter((key) => key.slice(key.indexOf(' ') + 1) === path).map((key) => key.slice(0, key.indexOf(' ')));
-  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
 }

@@ -21,8 +21,11 @@ export interface GateOptions {
   serverSecret: string;
   store: Store;
   processor: Processor;
-  /** Gated routes keyed `<METHOD> <path>`. */
-  routes: Record<string, RouteConfig>;
+  /**
+   * The route table: gated routes keyed `<METHOD> <path>`, where the path may be a pattern (`/api/users/:id`,
+   * `/files/*`; spec CR-4.11). Optional when every gated route is priced where the router declares it (`defineRoute`).
+   */
+  routes?: Record<string, RouteConfig>;
   /** First words of every PaymentIntent description; default `credit402`. */
   serviceName?: string;
   /**

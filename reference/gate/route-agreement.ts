@@ -1,30 +1,28 @@
-// Which gated route a request names, and how an adapter that runs after the router makes the gate decide on the router's match.
+// How an adapter that runs after the application's router makes the gate decide on the route the router matched.
 import type { GatedRoute } from './context.ts';
+import type { Gate } from './gate.ts';
 import { readRequestTarget } from './request-target.ts';
 
-/** The gated route of a method and request path; HEAD falls back to GET because frameworks run GET handlers for HEAD (CR-4.8). */
-export function routeOf(routes: ReadonlyMap<string, GatedRoute>, method: string, path: string): GatedRoute | undefined {
-  return routes.get(`${method} ${path}`) ?? (method === 'HEAD' ? routes.get(`GET ${path}`) : undefined);
-}
+/** What to hand `gate.handle` for a request the router sent to a route: the target, and the gated route when known. */
+export type RouterDecision = { url: string; route?: GatedRoute } | 'free';
+
+const isPattern = (path: string): boolean => /[:*]/.test(path);
 
 /**
  * What the gate decides on when the adapter knows the route the application's router matched (CR-4.9): `routerPath`
- * is the path of the static route it matched, `null` when it matched none; leave it `undefined` when the router
- * cannot say (a parametric route). Returns the target to hand `gate.handle`, or `free` when the router sends the
- * request to no gated route's handler (then nothing is gated, read or charged, whatever the target reads as).
- * When the router reaches a gated route, the gate decides on that route's path (and the target's query), so the
- * router and the gate agree even where the router reads more into a target than CR-4.2 does. An ambiguous target
- * is handed over as it is, for the gate to refuse (CR-4.10).
+ * is that route's path in the router's syntax (`/api/weather`, `/api/users/:id`), `null` when it matched none.
+ * - A route whose key is in the table (`<METHOD> <routerPath>`, HEAD falling back to GET) is decided on that route.
+ * - A static path the router matched is a request path: the table's route for it (CR-4.12), or free when none.
+ * - A parametric route outside the table is left to the gate, which matches the target itself.
+ * - No route: free, whatever the target reads as (nothing is gated, read or charged).
+ * An ambiguous target is handed over as it is, for the gate to refuse (CR-4.10).
  */
-export function routerDecidedTarget(
-  routes: ReadonlyMap<string, GatedRoute>,
-  method: string,
-  target: string,
-  routerPath: string | null | undefined,
-): { url: string } | 'free' {
-  const reading = readRequestTarget(target);
-  if (!reading.ok || routerPath === undefined) return { url: target };
-  const routed = routerPath === null ? undefined : routeOf(routes, method, routerPath);
-  if (routed === undefined) return 'free';
-  return { url: `${routed.path}${reading.query}` };
+export function routerDecidedTarget(gate: Pick<Gate, 'routes' | 'match'>, method: string, target: string, routerPath: string | null): RouterDecision {
+  if (!readRequestTarget(target).ok) return { url: target };
+  if (routerPath === null) return 'free';
+  const keyed = gate.routes.get(`${method} ${routerPath}`) ?? (method === 'HEAD' ? gate.routes.get(`GET ${routerPath}`) : undefined);
+  if (keyed !== undefined) return { url: target, route: keyed };
+  if (isPattern(routerPath)) return { url: target };
+  const route = gate.match(method, routerPath);
+  return route === undefined ? 'free' : { url: target, route };
 }

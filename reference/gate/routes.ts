@@ -8,11 +8,16 @@ import { isSupportedCurrency, minimumChargeCents } from '../protocol/currencies.
 import type { RouteConfig } from '../protocol/types.ts';
 import { unitsToCents } from '../protocol/units.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { parsePattern, type RouteSegment } from './route-pattern.ts';
 
 /** A gated route with every default applied. */
 export interface ResolvedRoute {
   key: string;
+  method: string;
+  /** The key's path: a request path, or a pattern (CR-4.11). */
   path: string;
+  /** The pattern's segments; undefined for an exact path. */
+  segments?: readonly RouteSegment[];
   amount: number;
   currency: string;
   minTopUp: number;
@@ -27,7 +32,12 @@ function isNonNegativeSafeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function resolveRoute(key: string, config: RouteConfig): ResolvedRoute {
+/**
+ * Validates one route key and its configuration; throws a Credit402ConfigError naming the broken rule. With
+ * `patterns` false the key's path is a label in the application router's own syntax (`gate.defineRoute`), not a
+ * pattern of CR-4.11, and is not parsed.
+ */
+export function resolveRoute(key: string, config: RouteConfig, patterns = true): ResolvedRoute {
   const match = ROUTE_KEY.exec(key);
   if (!match) {
     throw new Credit402ConfigError('ERR_ROUTE_KEY', `route key "${key}" must be "<METHOD> <path>": an uppercase method, one space, a path starting with / and without query or fragment`);
@@ -57,13 +67,20 @@ function resolveRoute(key: string, config: RouteConfig): ResolvedRoute {
   if (description !== undefined && (typeof description !== 'string' || description.length === 0)) {
     throw new Credit402ConfigError('ERR_ROUTE_DESCRIPTION', `route "${key}": description must be a non-empty string when given`);
   }
-  const route: ResolvedRoute = { key, path: match[2] as string, amount, currency, minTopUp, maxTopUp };
+  const path = match[2] as string;
+  const segments = patterns ? parsePattern(key, path) : undefined;
+  const route: ResolvedRoute = { key, method: match[1] as string, path, amount, currency, minTopUp, maxTopUp };
+  if (segments !== undefined) route.segments = segments;
   if (description !== undefined) route.description = description;
   return route;
 }
 
-/** Validates the route map; throws a Credit402ConfigError naming the first broken rule. */
+/**
+ * Validates the route map; throws a Credit402ConfigError naming the first broken rule. An empty map is valid: a gate
+ * whose routes are all priced where the application's router declares them (`gate.route`) has no table.
+ */
 export function resolveRoutes(routes: unknown): Map<string, ResolvedRoute> {
+  if (routes === undefined) return new Map();
   if (typeof routes !== 'object' || routes === null || Array.isArray(routes)) {
     throw new Credit402ConfigError('ERR_ROUTES', 'routes must be an object mapping "<METHOD> <path>" to a route configuration');
   }
@@ -71,6 +88,5 @@ export function resolveRoutes(routes: unknown): Map<string, ResolvedRoute> {
   for (const [key, config] of Object.entries(routes as Record<string, RouteConfig>)) {
     resolved.set(key, resolveRoute(key, config));
   }
-  if (resolved.size === 0) throw new Credit402ConfigError('ERR_ROUTES', 'routes must contain at least one gated route');
   return resolved;
 }

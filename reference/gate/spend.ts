@@ -18,9 +18,12 @@ interface Spender {
 /** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
 const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
 
-/** What a request id is kept for: the route key, its currency and its price; a retry must match it. */
+/**
+ * What a request id is kept for: the route key, the request path (a pattern route matches many), its currency and
+ * its price; a retry must match it. The path of an exact route is its key's, so the key alone names it.
+ */
 function fingerprintOf(route: GatedRoute): string {
-  return `${route.key}\n${route.currency}\n${route.amount}`;
+  return route.exact ? `${route.key}\n${route.currency}\n${route.amount}` : `${route.key}\n${route.path}\n${route.currency}\n${route.amount}`;
 }
 
 /**

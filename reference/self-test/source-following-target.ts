@@ -41,7 +41,7 @@ function nonPositiveTopUp(header: GateRequest['paymentHeader']): { header: strin
 /** Wraps the reference gate: HEAD only by its own key, an empty header is absent, topUpAmount ≤ 0 is below the minimum, bare challenges. */
 function sourceFollowingGate(gate: Gate): Gate {
   return {
-    routes: gate.routes,
+    ...gate,
     async handle(request) {
       if (request.method === 'HEAD' && !gate.routes.has(`HEAD ${request.url.split(/[?#]/)[0]}`)) return { action: 'pass' };
       const header = request.paymentHeader === '' ? undefined : request.paymentHeader;

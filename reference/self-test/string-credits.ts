@@ -2,7 +2,7 @@
 import { serveMutant } from './serve-mutant.ts';
 
 await serveMutant('string-credits', (processor) => processor, (gate) => ({
-  routes: gate.routes,
+  ...gate,
   async handle(request) {
     const decision = await gate.handle(request);
     if (decision.action !== 'serve') return decision;

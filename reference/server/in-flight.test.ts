@@ -10,6 +10,10 @@ function slowGate(): { gate: Gate; finish: () => void } {
   });
   const gate: Gate = {
     routes: new Map(),
+    match: () => undefined,
+    defineRoute: () => {
+      throw new Error("unused");
+    },
     handle: async () => {
       await done;
       return { action: 'pass' };

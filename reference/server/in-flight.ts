@@ -13,7 +13,7 @@ export function trackInFlight(gate: Gate): TrackedGate {
   let pending = 0;
   let idle: (() => void) | undefined;
   const tracked: Gate = {
-    routes: gate.routes,
+    ...gate,
     async handle(request) {
       pending += 1;
       try {

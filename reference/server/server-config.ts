@@ -175,6 +175,10 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
   }
+  const { routes } = config;
+  if (typeof routes !== 'object' || routes === null || Object.keys(routes).length === 0) {
+    throw new Credit402ConfigError('ERR_ROUTES', 'routes must map at least one "<METHOD> <path>" route key to its price (spec CR-2.10)');
+  }
   if (!Array.isArray(freeRoutes) || !freeRoutes.every((route) => typeof route === 'string' && / \//.test(route))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'freeRoutes must be a list of "<METHOD> <path>" strings');
   }
