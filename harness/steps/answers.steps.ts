@@ -13,7 +13,6 @@ import {
   handlerRan,
   nullMembers,
 } from '../world/judge.ts';
-import { routeKeyOf } from '../world/request-line.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 
 const challengeOf = (world: ConformanceWorld): Record<string, unknown> => decodedChallenge(world.answer, world.last);
@@ -111,12 +110,12 @@ Then('the error message names the amounts {int} and {int}', function (this: Conf
 });
 
 Then('the handler did not run', function (this: ConformanceWorld) {
-  const key = routeKeyOf(this.last);
+  const key = this.handlerKey(this.last);
   assert.ok(!handlerRan(this.last, key), `the handler of ${key} must not run: status ${answerOf(this.last).status} ${this.answer.text}`);
 });
 
 Then('the handler ran', function (this: ConformanceWorld) {
-  const key = routeKeyOf(this.last);
+  const key = this.handlerKey(this.last);
   assert.ok(handlerRan(this.last, key), `the handler of ${key} should have answered: status ${answerOf(this.last).status} ${this.answer.text}`);
 });
 
@@ -126,6 +125,12 @@ Then('the handler of {string} ran', function (this: ConformanceWorld, key: strin
 
 Then('the handler of {string} did not run', function (this: ConformanceWorld, key: string) {
   checkFor('CR-4.9', () => assert.ok(!handlerRan(this.last, key), `the handler of ${key} must not run: status ${answerOf(this.last).status} ${this.answer.text}`));
+});
+
+Then('the handler answered the parameter {string} as {string}', function (this: ConformanceWorld, name: string, value: string) {
+  const params = bodyOf(this).params;
+  assert.ok(typeof params === 'object' && params !== null, `the handler answers its route's parameters as "params": ${this.answer.text}`);
+  assert.equal((params as Record<string, unknown>)[name], value, `the parameter ${name}: ${this.answer.text}`);
 });
 
 Then('the request was not gated', function (this: ConformanceWorld) {

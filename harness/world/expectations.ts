@@ -2,11 +2,14 @@
 import { createHmac } from 'node:crypto';
 import type { Declarations } from './declarations.ts';
 import type { Profile } from './parameters.ts';
+import { isPatternKey, profileKeyOf } from './route-patterns.ts';
 
 /** A gated route with the defaults of CR-2.2 applied (CR-2.20). */
 export interface EffectiveRoute {
+  /** The profile's route key (for a pattern route, the pattern: what its handler answers as `route`). */
   key: string;
   method: string;
+  /** The request path the route was asked for: for an exact key its path, for a pattern the request's (CR-4.14). */
   path: string;
   amount: number;
   currency: string;
@@ -60,20 +63,19 @@ export class Expectations {
     return Object.keys(this.#profile.routes);
   }
 
-  /** The gated route for `key`, with defaults applied; a HEAD key without its own route follows GET (CR-4.8). */
+  /**
+   * The gated route a request key (`GET /api/users/42`) or a profile key names, with defaults applied: the exact key, a
+   * HEAD key without its own route following GET (CR-4.8), else the most specific pattern (CR-4.12, CR-4.13).
+   */
   route(key: string): EffectiveRoute {
-    let config = this.#profile.routes[key];
-    let effectiveKey = key;
-    if (!config && key.startsWith('HEAD ')) {
-      effectiveKey = `GET ${key.slice(5)}`;
-      config = this.#profile.routes[effectiveKey];
-    }
-    if (!config) throw new Error(`the profile has no gated route ${key}`);
+    const effectiveKey = profileKeyOf(this.routeKeys, key);
+    const config = effectiveKey === undefined ? undefined : this.#profile.routes[effectiveKey];
+    if (effectiveKey === undefined || !config) throw new Error(`the profile has no gated route ${key}`);
     const space = effectiveKey.indexOf(' ');
     return {
       key: effectiveKey,
       method: effectiveKey.slice(0, space),
-      path: effectiveKey.slice(space + 1),
+      path: isPatternKey(effectiveKey) ? key.slice(key.indexOf(' ') + 1) : effectiveKey.slice(space + 1),
       amount: config.amount,
       currency: (config.currency ?? DEFAULTS.currency).toLowerCase(),
       minTopUp: config.minTopUp ?? DEFAULTS.minTopUp,

@@ -38,7 +38,7 @@ export function expectVerdict(world: ConformanceWorld, { unpaid, paid, before, a
       const key = gatedKeyOf(world, unpaid);
       assert.ok(key, `${unpaid.request.method} ${unpaid.path} names no gated route: the corpus row is wrong`);
       expectChallenge(unpaid, world.expect.challenge(key, unpaid.path), 'plain');
-      expectServed(paid, key);
+      expectServed(paid, world.route(key).key);
       const { currency } = world.route(key);
       assert.equal(deductions(before, after ?? before)[currency], priceOf(world, key), `a paid ${key} is deducted its price in ${currency}: ${describeExchange(paid)}`);
     });

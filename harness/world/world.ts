@@ -16,6 +16,7 @@ import { checkParameters, loadProfile, type Profile, type WorldParameters } from
 import { EXCLUSIVE_TAGS } from './parallel.ts';
 import { ProcessorView } from './processor.ts';
 import { requestLine, routeKeyOf } from './request-line.ts';
+import { profileKeyOf } from './route-patterns.ts';
 import { Robustness } from './robustness.ts';
 import type { CorpusVariant } from './routing-corpus.ts';
 
@@ -117,9 +118,15 @@ export class ConformanceWorld extends World<WorldParameters> {
     return `${this.parameters.targetUrl.replace(/\/$/, '')}${this.profile.webhookPath ?? '/webhooks/stripe'}`;
   }
 
-  /** The profile's gated route for a route key, defaults applied. */
+  /** The profile's gated route for a route key or a request key, defaults applied. */
   route(key: string): EffectiveRoute {
     return this.expect.route(key);
+  }
+
+  /** The key whose handler answers an exchange: its gated route's profile key (a pattern for a pattern route), else its request key. */
+  handlerKey(exchange: Exchange): string {
+    const key = routeKeyOf(exchange);
+    return profileKeyOf(this.expect.routeKeys, key) ?? key;
   }
 
   /** A card the scenario created; fails with a hint when it has none. */
@@ -206,7 +213,7 @@ export class ConformanceWorld extends World<WorldParameters> {
 
   /** The decoded payment-response of the last answer, which must be a served request. */
   served(exchange: Exchange = this.last): PaymentResponse {
-    const response = expectServed(exchange, routeKeyOf(exchange));
+    const response = expectServed(exchange, this.handlerKey(exchange));
     this.processor.markers.add(response.clientId);
     return response;
   }

@@ -76,3 +76,14 @@ export function compareSpecificity(a: readonly RouteSegment[], b: readonly Route
   }
   return 0;
 }
+
+/** The parameters a matching request path gives a pattern: each named segment by name, the wildcard's rest as `*`. */
+export function patternParams(segments: readonly RouteSegment[], path: string): Record<string, string> {
+  const parts = path.slice(1).split('/');
+  const params: Record<string, string> = {};
+  segments.forEach((segment, index) => {
+    if (segment.kind === 'named') params[segment.name] = parts[index] ?? '';
+    if (segment.kind === 'wildcard') params['*'] = parts.slice(index).join('/');
+  });
+  return params;
+}

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { demoRoutes, runDemoHandler } from '../server/demo-routes.ts';
+import { demoRoutes, paramsOf, routerPath, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
@@ -32,7 +32,7 @@ app.set('strict routing', true);
 // The old middleware: decide on the literal path, never refuse, leave req.url as received.
 app.use((req, res, next) => {
   const path = literalPath(req.originalUrl);
-  const gated = gate.routes.has(`${req.method} ${path}`) || (req.method === 'HEAD' && gate.routes.has(`GET ${path}`));
+  const gated = gate.match(req.method, path) !== undefined;
   if (!gated) return next();
   gate.handle({ method: req.method, url: path, paymentHeader: req.headers.payment }).then((decision) => {
     if (decision.action === 'respond') return void res.writeHead(decision.status, decision.headers).end(JSON.stringify(decision.body));
@@ -44,9 +44,10 @@ app.use((req, res, next) => {
   }, next);
 });
 for (const route of routes) {
-  app.all(route.path, (req, res, next) => {
+  app.all(routerPath(route), (req, res, next) => {
     if ((req.method === 'HEAD' ? 'GET' : req.method) !== route.method) return next();
-    res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined));
+    const params = paramsOf(route, Object.values(req.params as Record<string, string | undefined>));
+    res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, params));
   });
 }
 app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));

@@ -5,7 +5,8 @@ Usage: profile-upstream.py PROFILE.json PORT
 
 It serves the conformance profile's handlers (harness/PROFILE.md, "What else the target must do"): every route of
 `routes` and `freeRoutes` answers 200 with {"route": "<METHOD> <path>", "gated": bool} (HEAD: the GET handler's
-headers) and counts its runs under the `conformance-request-id` header; `GET /_conformance/handled?ids=a,b` answers
+headers; a pattern route, spec CR-4.11, also with "params": its named segments and the wildcard's rest as "*",
+matched most specific first as CR-4.13 says) and counts its runs under the `conformance-request-id` header; `GET /_conformance/handled?ids=a,b` answers
 the counts. Anything else is 404. The gateway in front of it does all the paying.
 """
 import json
@@ -22,6 +23,51 @@ with open(sys.argv[1], encoding="utf-8") as profile_file:
 ROUTES = {key: True for key in PROFILE.get("routes", {})}
 for key in PROFILE.get("freeRoutes", []):
     ROUTES.setdefault(key, False)
+
+
+
+def segments_of(path):
+    """A key path's segments as (kind, text): 0 literal, 1 named, 2 the final wildcard; None for an exact path."""
+    parts = path[1:].split("/")
+    segments = [(2, "*") if part == "*" and i == len(parts) - 1 else (1, part[1:]) if part.startswith(":") else (0, part) for i, part in enumerate(parts)]
+    return segments if any(kind != 0 for kind, _ in segments) else None
+
+
+PATTERNS = []  # (method, segments, key), most specific first
+for route_key in ROUTES:
+    route_method, _, route_path = route_key.partition(" ")
+    route_segments = segments_of(route_path)
+    if route_segments is not None:
+        PATTERNS.append((route_method, route_segments, route_key))
+PATTERNS.sort(key=lambda item: ([kind for kind, _ in item[1]], -len(item[1])))
+
+
+def params_of(segments, path):
+    """The parameters of a matching path, or None when the pattern does not match it (CR-4.12)."""
+    parts = path[1:].split("/")
+    wildcard = segments[-1][0] == 2
+    if len(parts) < len(segments) if wildcard else len(parts) != len(segments):
+        return None
+    params = {}
+    for i, (kind, text) in enumerate(segments):
+        if kind == 0 and parts[i] != text or kind == 1 and parts[i] == "":
+            return None
+        if kind == 1:
+            params[text] = parts[i]
+        if kind == 2:
+            params["*"] = "/".join(parts[i:])
+    return params
+
+
+def match(method, path):
+    """The route key and parameters of a request: exact, HEAD following GET, else the most specific pattern."""
+    for key in (f"{method} {path}", f"GET {path}" if method == "HEAD" else None):
+        if key in ROUTES:
+            return key, None
+    methods = ("HEAD", "GET") if method == "HEAD" else (method,)
+    found = [(key, params) for route_method, segments, key in PATTERNS if route_method in methods for params in [params_of(segments, path)] if params is not None]
+    return found[0] if found else (None, None)
+
 
 RUNS = {}
 RUNS_LOCK = threading.Lock()
@@ -69,16 +115,17 @@ class Handler(BaseHTTPRequestHandler):
             with RUNS_LOCK:
                 counts = {i: RUNS.get(i, 0) for i in ids}
             return self._answer(200, counts, head)
-        key = f"{method} {path}"
-        if key not in ROUTES and head:
-            key = f"GET {path}"
-        if key not in ROUTES:
+        key, params = match(method, path)
+        if key is None:
             return self._answer(404, {"error": "Not Found"}, head)
         request_id = self.headers.get(REQUEST_ID_HEADER)
         if request_id:
             with RUNS_LOCK:
                 RUNS[request_id] = RUNS.get(request_id, 0) + 1
-        return self._answer(200, {"route": key, "gated": ROUTES[key]}, head)
+        body = {"route": key, "gated": ROUTES[key]}
+        if params is not None:
+            body["params"] = params
+        return self._answer(200, body, head)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle
 

@@ -7,7 +7,7 @@ import type { Gate } from '../gate/gate.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { PaymentRequiredResponse } from '../protocol/types.ts';
-import { demoRoutes, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
+import { demoRoutes, fastifyPath, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import type { ServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
@@ -74,7 +74,7 @@ export async function startSourceFollowing(config: ServerConfig): Promise<Runnin
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
   const runs = new HandlerRuns();
   for (const route of routes) {
-    app.route({ method: route.method, url: route.path, handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402) });
+    app.route({ method: route.method, url: fastifyPath(route), handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>) });
   }
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
   await app.listen({ host: config.host, port: config.port });

@@ -1,4 +1,5 @@
 // The reference server's demo handlers: every route answers a small JSON body naming itself and counts its runs.
+import { compareSpecificity, parsePattern, type RouteSegment } from '../gate/route-pattern.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
 import { HANDLED_PATH, type HandlerRuns } from './handler-runs.ts';
@@ -9,36 +10,79 @@ export interface WebhookEndpoint {
   path: string;
 }
 
-/** One demo route: method, path and whether credit402 gates it. */
+/** One demo route: method, path (in the pattern syntax of spec CR-4.11) and whether credit402 gates it. */
 export interface DemoRoute {
   method: string;
   path: string;
   key: string;
   gated: boolean;
+  /** The segments of a pattern path; undefined for an exact one. */
+  segments?: readonly RouteSegment[] | undefined;
 }
 
-/** Lists the gated and free routes of the configuration as demo routes. */
+/**
+ * Lists the gated and free routes of the configuration as demo routes, exact paths first, then patterns most
+ * specific first (CR-4.13), so that a router that tries routes in order (Express) picks the route the gate priced.
+ */
 export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly string[]): DemoRoute[] {
   const toRoute = (key: string, gated: boolean): DemoRoute => {
     const space = key.indexOf(' ');
-    return { method: key.slice(0, space), path: key.slice(space + 1), key, gated };
+    const path = key.slice(space + 1);
+    return { method: key.slice(0, space), path, key, gated, segments: parsePattern(key, path) };
   };
-  return [...[...gatedKeys].map((key) => toRoute(key, true)), ...freeKeys.map((key) => toRoute(key, false))];
+  const routes = [...[...gatedKeys].map((key) => toRoute(key, true)), ...freeKeys.map((key) => toRoute(key, false))];
+  const exact = routes.filter((route) => route.segments === undefined);
+  const patterns = routes.filter((route) => route.segments !== undefined);
+  return [...exact, ...patterns.sort((a, b) => compareSpecificity(a.segments ?? [], b.segments ?? []))];
 }
 
-/** The JSON body a demo handler answers with. */
-function demoBody(route: DemoRoute, payment: PaymentResponse | undefined): Record<string, unknown> {
+/**
+ * A pattern route's path as a RegExp for routers of another syntax (Express 4 and 5): one capture group per named
+ * segment and the wildcard, in order; {@link paramsOf} names them. An exact path is returned as it is.
+ */
+export function routerPath(route: DemoRoute): string | RegExp {
+  if (route.segments === undefined) return route.path;
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const body = route.segments.map((segment) => (segment.kind === 'literal' ? escape(segment.text) : segment.kind === 'named' ? '([^/]+)' : '(.*)'));
+  return new RegExp(`^/${body.join('/')}$`);
+}
+
+/**
+ * A route's path for Fastify's router (find-my-way): a named segment there also matches an empty segment
+ * (`/api/users/` reaches `/api/users/:id` with id ""), so each gets the regular expression `(^.+$)` to match only a
+ * non-empty one, as CR-4.12 says; the final `*` is Fastify's own.
+ */
+export function fastifyPath(route: DemoRoute): string {
+  if (route.segments === undefined) return route.path;
+  return `/${route.segments.map((segment) => (segment.kind === 'literal' ? segment.text : segment.kind === 'named' ? `:${segment.name}(^.+$)` : '*')).join('/')}`;
+}
+
+/** The parameters of a pattern route from a router's positional captures: named segments by name, the wildcard as `*`. */
+export function paramsOf(route: DemoRoute, captures: readonly (string | undefined)[]): Record<string, string> {
+  const names = (route.segments ?? []).flatMap((segment) => (segment.kind === 'named' ? [segment.name] : segment.kind === 'wildcard' ? ['*'] : []));
+  return Object.fromEntries(names.map((name, index) => [name, captures[index] ?? '']));
+}
+
+/** The JSON body a demo handler answers with; a pattern route's handler echoes its parameters. */
+function demoBody(route: DemoRoute, payment: PaymentResponse | undefined, params: Record<string, string> | undefined): Record<string, unknown> {
   return {
     route: route.key,
     gated: route.gated,
     ...(payment ? { creditsRemaining: payment.creditsRemaining } : {}),
+    ...(route.segments !== undefined && params !== undefined ? { params } : {}),
   };
 }
 
 /** Runs a demo route's handler: counts the run under the request's `conformance-request-id`, returns the body to answer. */
-export function runDemoHandler(route: DemoRoute, runs: HandlerRuns, requestId: string | readonly string[] | undefined, payment: PaymentResponse | undefined): Record<string, unknown> {
+export function runDemoHandler(
+  route: DemoRoute,
+  runs: HandlerRuns,
+  requestId: string | readonly string[] | undefined,
+  payment: PaymentResponse | undefined,
+  params?: Record<string, string>,
+): Record<string, unknown> {
   runs.record(requestId);
-  return demoBody(route, payment);
+  return demoBody(route, payment, params);
 }
 
 /** Whether the app mounts the handled route: always, unless a configured route already answers `GET` on its path. */

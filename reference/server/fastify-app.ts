@@ -4,7 +4,7 @@ import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.
 import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
-import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { fastifyPath, mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { fastifyErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 import type { MetricsEndpoint } from './metrics-endpoint.ts';
@@ -43,8 +43,8 @@ export async function buildFastifyApp(
   for (const route of routes) {
     app.route({
       method: route.method as HTTPMethods,
-      url: route.path,
-      handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402),
+      url: fastifyPath(route),
+      handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>),
     });
   }
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));

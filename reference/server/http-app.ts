@@ -1,10 +1,12 @@
-// The reference server on plain node:http: the credit402 node:http adapter in front of a tiny exact-match router.
+// The reference server on plain node:http: the credit402 node:http adapter in front of a tiny router that matches as the gate does.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { applyCredit402, type GateIncomingMessage } from '../adapters/node-http.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { patternParams } from '../gate/route-pattern.ts';
+import { createRouteTable, type RouteTable } from '../gate/route-table.ts';
 import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { errorBody, expressErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
@@ -39,20 +41,18 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks);
 }
 
-/** The demo route for a method and path: an exact match, else for HEAD the GET route (as Express and Fastify do). */
-function findRoute(routes: readonly DemoRoute[], method: string, path: string): DemoRoute | undefined {
-  const exact = routes.find((route) => route.method === method && route.path === path);
-  return exact ?? (method === 'HEAD' ? routes.find((route) => route.method === 'GET' && route.path === path) : undefined);
-}
-
-type Extras = { webhook: WebhookEndpoint | undefined; runs: HandlerRuns; control: ConformanceControl | undefined };
+type Extras = { webhook: WebhookEndpoint | undefined; runs: HandlerRuns; control: ConformanceControl | undefined; table: RouteTable<DemoRoute> };
 
 /** Routes one request the gate let through; `payment` is set when it was paid. */
 async function route(req: GateIncomingMessage, res: ServerResponse, routes: readonly DemoRoute[], extras: Extras, payment: PaymentResponse | undefined): Promise<void> {
   const method = req.method ?? '';
   const path = routerPath(req.url ?? '/');
-  const demo = path === undefined ? undefined : findRoute(routes, method, path);
-  if (demo) return json(res, 200, runDemoHandler(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment));
+  // The demo routes match as the gate does (exact, patterns most specific first, HEAD following GET), path as received.
+  const demo = path === undefined ? undefined : extras.table.match(method, path);
+  if (demo && path !== undefined) {
+    const params = demo.segments === undefined ? undefined : patternParams(demo.segments, path);
+    return json(res, 200, runDemoHandler(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment, params));
+  }
   if (extras.webhook && method === 'POST' && path === extras.webhook.path) {
     const body = await readBody(req, WEBHOOK_BODY_LIMIT);
     if (body === undefined) return json(res, 413, errorBody(413));
@@ -84,7 +84,7 @@ export function buildHttpServer(
   control?: ConformanceControl,
   metrics?: MetricsEndpoint,
 ): Server {
-  const extras: Extras = { webhook, runs, control };
+  const extras: Extras = { webhook, runs, control, table: createRouteTable(routes) };
   return createServer(withMetricsEndpoint(metrics, (req: GateIncomingMessage, res) => {
     applyCredit402(gate, req, res)
       .then((applied) => (applied.answered ? undefined : route(req, res, routes, extras, applied.payment)))
