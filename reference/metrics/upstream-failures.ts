@@ -14,13 +14,14 @@ export interface UpstreamFailureMetrics {
 
 /**
  * Creates `credit402_gateway_upstream_failures_total{status="502"|"504"}` in `registry` (default: a new one), both
- * series at 0. Paid or free requests alike; the price of a paid one goes back (CR-15.3), which the gate counts in
+ * series at 0: the status the gateway answered itself (or, when the upstream's answer had begun, the kind of failure
+ * that cut it). Paid or free requests alike; the price of a paid one goes back (CR-15.3), which the gate counts in
  * `credit402_refunds_total`.
  */
 export function createUpstreamFailureMetrics(registry: Registry = new Registry()): UpstreamFailureMetrics {
   const failures = new Counter({
     name: 'credit402_gateway_upstream_failures_total',
-    help: 'Requests the gateway answered itself: 502 when the upstream refused or broke the connection, 504 when it timed out',
+    help: 'Forwarded requests whose upstream failed: 502 when it refused or broke the connection, 504 when it timed out',
     labelNames: ['status'],
     registers: [registry],
   });
