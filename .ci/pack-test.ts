@@ -221,8 +221,9 @@ console.log(intent.id + ' ' + intent.status + ' ' + intent.amount + ' ' + intent
         run(cli, ['serve', '--store', 'sqlite', '--stripe-api', 'http://127.0.0.1:9', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
         run(cli, ['serve', '--store', 'memory', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
         run(cli, ['serve', '--store', 'postgres', '--stripe-api', 'http://127.0.0.1:9', '--port', '0'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
+        run(cli, ['gateway', '--upstream', 'http://127.0.0.1:9', '--store', 'memory', '--stripe-api', 'http://127.0.0.1:9', '--port', '0', '--metrics-path', '/metrics'], { cwd: lean }).then(() => 'started', (error: { stderr: string }) => error.stderr),
       ]);
-      const expected = ['npm install better-sqlite3', 'npm install credit402-stripe-emulator', 'npm install pg'];
+      const expected = ['npm install better-sqlite3', 'npm install credit402-stripe-emulator', 'npm install pg', 'npm install prom-client'];
       expected.forEach((text, index) => {
         if (!failures[index]?.includes(`ERR_MISSING_PACKAGE`) || !failures[index]?.includes(text)) throw new Error(`expected "${text}", got:\n${failures[index]}`);
       });

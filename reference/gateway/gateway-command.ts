@@ -1,4 +1,4 @@
-// `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL]`: the gateway's command line.
+// `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL] [--metrics-path P]`: the gateway's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
@@ -16,6 +16,10 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
   --stripe-api URL   stripe | http://host:port of a Stripe API (the emulator)
   --upstream-timeout-ms N
                      how long the upstream may take before the gateway answers 504
+  --metrics-path PATH
+                     serve Prometheus metrics at PATH (or "metricsPath" in --config, or CREDIT402_METRICS_PATH): the
+                     gate's, and upstream failures by status; GET, answered by the gateway itself, never gated or
+                     forwarded; needs prom-client; off by default
   --conformance-control
                      mount the conformance control routes (store faults, records): conformance runs only
 
@@ -29,6 +33,7 @@ function overrides(values: Record<string, string | boolean | undefined>): Partia
   if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
   if (typeof values['upstream-timeout-ms'] === 'string') out.upstreamTimeoutMs = Number(values['upstream-timeout-ms']);
   if (values['conformance-control'] === true) out.conformanceControl = true;
+  if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
   return out;
 }
 
@@ -59,6 +64,7 @@ async function gateway(args: string[]): Promise<number | undefined> {
       'stripe-api': { type: 'string' },
       'upstream-timeout-ms': { type: 'string' },
       'conformance-control': { type: 'boolean' },
+      'metrics-path': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -77,7 +83,8 @@ async function gateway(args: string[]): Promise<number | undefined> {
   const { startGateway } = await withOptionalPackage('fastify', 'the gateway', () => import('./start-gateway.ts'));
   const running = await startGateway(config);
   const routes = Object.entries(config.routes).map(([key, route]) => `  ${key}  ${route.amount} units ${route.currency ?? 'usd'}`);
-  console.log([`credit402 gateway listening on ${running.url}`, `upstream: ${config.upstream} (timeout ${config.upstreamTimeoutMs} ms)`, `health: ${running.url}${config.healthPath}`, 'gated routes:', ...routes].join('\n'));
+  const metrics = running.metricsUrl === undefined ? [] : [`metrics: ${running.metricsUrl}`];
+  console.log([`credit402 gateway listening on ${running.url}`, `upstream: ${config.upstream} (timeout ${config.upstreamTimeoutMs} ms)`, `health: ${running.url}${config.healthPath}`, ...metrics, 'gated routes:', ...routes].join('\n'));
   const stop = (): void => {
     running.close().then(() => process.exit(0), () => process.exit(1));
   };

@@ -26,7 +26,10 @@ export interface GatewayOptions {
   shutdownTimeoutMs: number;
 }
 
-/** Everything the gateway needs to start. `framework` and `freeRoutes` of the server configuration are unused. */
+/**
+ * Everything the gateway needs to start. `framework` and `freeRoutes` of the server configuration are unused;
+ * `metricsPath` serves the gateway's metrics (the gate's, and its upstream failures) there.
+ */
 export type GatewayConfig = ServerConfig & GatewayOptions;
 
 /** Sources of the gateway configuration, each overriding the one before. */
@@ -88,8 +91,16 @@ export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: 
 }
 
 /**
+ * The gateway's rule for `metricsPath` beside the server's (path grammar, not a route key, not the webhook path,
+ * checked by loadServerConfig): not the health endpoint's path either; throws ERR_GATEWAY_CONFIG.
+ */
+function checkMetricsBesideHealth(metricsPath: string | undefined, healthPath: string): void {
+  if (metricsPath === healthPath) fail(`metricsPath ${metricsPath} collides with healthPath: the gateway answers both itself`);
+}
+
+/**
  * Loads and checks the gateway configuration: the reference server's sources (embedded defaults, profile, JSON file,
- * environment, flags) for routes, keys, store and gate options, and the gateway's fields (`upstream`,
+ * environment, flags) for routes, keys, store, gate options and `metricsPath`, and the gateway's fields (`upstream`,
  * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`) from the JSON file, CREDIT402_UPSTREAM
  * and the flags.
  */
@@ -102,5 +113,7 @@ export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig 
     ...(env.CREDIT402_UPSTREAM ? { upstream: env.CREDIT402_UPSTREAM } : {}),
     ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs }).filter(([, value]) => value !== undefined)),
   };
-  return { ...server, ...checkGatewayOptions(fields, Object.keys(server.routes)) };
+  const options = checkGatewayOptions(fields, Object.keys(server.routes));
+  checkMetricsBesideHealth(server.metricsPath, options.healthPath);
+  return { ...server, ...options };
 }

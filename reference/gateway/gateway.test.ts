@@ -1,64 +1,14 @@
 // The gateway in front of a plain node:http upstream: forwarding, the gate's headers, 502/504 with the refund (CR-15.3), health, graceful shutdown.
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
+import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { loadGatewayConfig, type GatewayConfig } from './gateway-config.ts';
-import { startGateway, type RunningGateway } from './start-gateway.ts';
+import { loadGatewayConfig } from './gateway-config.ts';
+import { startGateway } from './start-gateway.ts';
 
-const PRICE = 500;
-const ROUTES = { 'GET /paid': { amount: PRICE }, 'POST /paid': { amount: PRICE }, 'GET /slow': { amount: PRICE }, 'GET /fails': { amount: PRICE } };
-
-/** What the upstream saw of one request. */
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A node:http upstream that echoes what it saw; `/slow` answers after `slowMs`, `/fails` answers 503. */
-async function startUpstream(slowMs = 0): Promise<{ url: string; seen: Seen[]; server: Server }> {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.push(entry);
-      const answer = () => res.writeHead(req.url === '/fails' ? 503 : 200, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify({ ...entry, headers: undefined }));
-      if (req.url?.startsWith('/slow')) setTimeout(answer, slowMs);
-      else answer();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
-}
-
-function configFor(upstream: string, more: Partial<GatewayConfig> = {}): GatewayConfig {
-  return loadGatewayConfig({ env: {}, overrides: { upstream, port: 0, host: '127.0.0.1', stripeApi: 'http://127.0.0.1:9', routes: ROUTES, reconcileEveryMs: 0, ...more } });
-}
-
-async function gateway(upstream: string, more: Partial<GatewayConfig> = {}): Promise<{ running: RunningGateway; store: MemoryStore }> {
-  const store = new MemoryStore();
-  const running = await startGateway(configFor(upstream, more), { store });
-  cleanups.push(() => running.close());
-  return { running, store };
-}
-
-async function fundedClient(store: MemoryStore, digit: string): Promise<{ clientId: string; balance: () => Promise<number | undefined> }> {
-  const clientId = digit.repeat(64);
-  await store.addBalance(clientId, 'usd', 10_000);
-  return { clientId, balance: async () => (await store.getClient(clientId))?.balances.usd };
-}
+const { upstream: startUpstream, configFor, gateway } = useGatewayStack();
 
 describe('credit402 gateway', () => {
   it('forwards a free request untouched: method, path, query, streamed body and headers both ways, with X-Forwarded-* (CR-15.1, CR-15.2)', async () => {

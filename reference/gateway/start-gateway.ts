@@ -12,12 +12,14 @@ import type { Store } from '../stores/store.ts';
 import { buildStore } from '../server/build-store.ts';
 import { CONTROL_BODY_LIMIT, ConformanceControl, controlPathTaken, RECORDS_PATH, STORE_FAULTS_PATH } from '../server/conformance-control.ts';
 import { trackInFlight } from '../server/in-flight.ts';
+import { routeMetricsEndpoint } from '../server/metrics-endpoint.ts';
 import { apiBase, gateOptions, scheduledReconcile } from '../server/start-server.ts';
 import { StoreFaults, withStoreFaults } from '../server/store-faults.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import type { WebhookEndpoint } from '../server/demo-routes.ts';
 import type { GatewayConfig } from './gateway-config.ts';
+import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.ts';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -25,6 +27,8 @@ export interface RunningGateway {
   gate: Gate;
   /** The store as it is (not behind the conformance store faults). */
   store: Store;
+  /** URL of the metrics endpoint, when `metricsPath` is set. */
+  metricsUrl?: string;
   /** Graceful shutdown: stops accepting, lets in-flight requests finish (up to `shutdownTimeoutMs`), closes the store. */
   close(): Promise<void>;
 }
@@ -86,9 +90,16 @@ async function mountControl(app: FastifyInstance, control: ConformanceControl): 
  * challenge or payment error is answered by the gate; a free request is forwarded as received; a paid request is
  * forwarded with the path the gate matched and the query (CR-4.9), so the upstream's router reads what the gate
  * priced. The upstream failing (502) or timing out (504) gives a paid request's price back (CR-15.3); an upstream
- * 5xx follows `refundOnHandlerError`.
+ * 5xx follows `refundOnHandlerError`. With `metrics` (whose hooks the gate feeds), the gateway answers its path
+ * itself, never gated or forwarded, and counts the upstream failures.
  */
-export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control?: ConformanceControl, webhook?: WebhookEndpoint): Promise<FastifyInstance> {
+export async function buildGatewayApp(
+  config: GatewayConfig,
+  gate: Gate,
+  control?: ConformanceControl,
+  webhook?: WebhookEndpoint,
+  metrics?: GatewayMetrics,
+): Promise<FastifyInstance> {
   const [{ default: Fastify }, { default: replyFrom }] = await Promise.all([
     withOptionalPackage('fastify', 'the gateway', () => import('fastify')),
     withOptionalPackage('@fastify/reply-from', 'the gateway', () => import('@fastify/reply-from')),
@@ -104,6 +115,8 @@ export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control
     return503OnClosing: false,
   });
   app.get(config.healthPath, async () => ({ status: 'ok', upstream: config.upstream }));
+  // Like the health endpoint, outside the proxy's scope: its gate hook never sees it (GET/HEAD; 405 for the rest).
+  if (metrics) routeMetricsEndpoint(app, metrics);
   if (control) await mountControl(app, control);
   // The webhook endpoint is the gateway's own (it settles the store): never gated, never forwarded (CR-14.2).
   if (webhook) await app.register(credit402WebhookFastify, webhook);
@@ -143,6 +156,7 @@ export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control
         rewriteHeaders: (headers) => (decision === undefined ? headers : { ...headers, ...decision.headers }),
         onError: (errorReply, { error }) => {
           const status = isTimeout(error) ? 504 : 502;
+          metrics?.upstreamFailed(status);
           // The upstream never answered: the paid request's price goes back, exactly once (CR-15.3).
           served.delete(request);
           const settled = decision?.settle({ status, upstreamFailed: true });
@@ -157,13 +171,15 @@ export async function buildGatewayApp(config: GatewayConfig, gate: Gate, control
 
 /**
  * Starts the gateway described by `config` (Stripe API: an API URL or Stripe itself; the gateway embeds no emulator).
- * With `stripeWebhookSecret`, the gateway answers the webhook endpoint itself (robustness profile, spec §14).
+ * With `stripeWebhookSecret`, the gateway answers the webhook endpoint itself (robustness profile, spec §14); with
+ * `metricsPath`, its Prometheus metrics (needs prom-client: ERR_MISSING_PACKAGE before anything starts).
  */
 export async function startGateway(config: GatewayConfig, injected: GatewayInjections = {}): Promise<RunningGateway> {
   assertLiveKeysReachStripe(config);
   if (config.stripeApi === 'embedded') {
     throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', 'the gateway needs a Stripe API: set stripeApi to "stripe" (STRIPE_SECRET_KEY) or the URL of an emulator (--stripe-api http://127.0.0.1:12111)');
   }
+  const metrics = config.metricsPath === undefined ? undefined : await createGatewayMetrics(config.metricsPath);
   const store = injected.store ?? (await buildStore(config.store));
   try {
     const taken = config.conformanceControl ? controlPathTaken(Object.keys(config.routes)) : undefined;
@@ -172,7 +188,7 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
     const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
     const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(config.stripeApi) };
-    const { gate, drain } = trackInFlight(createCredit402(gateOptions(config, engineStore, stripeApi)));
+    const { gate, drain } = trackInFlight(createCredit402({ ...gateOptions(config, engineStore, stripeApi), ...(metrics ? { hooks: metrics.hooks } : {}) }));
     const webhook = config.stripeWebhookSecret === undefined ? undefined : {
       path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH,
       handler: createCredit402Webhooks({
@@ -183,16 +199,18 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
         ...stripeApi,
       }),
     };
-    const app = await buildGatewayApp(config, gate, control, webhook);
+    const app = await buildGatewayApp(config, gate, control, webhook, metrics);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     // As the reference server: credits succeeded top-ups no webhook reached (every 5 minutes against Stripe, off with an API URL).
     const reconciler = scheduledReconcile(config, engineStore, stripeApi);
     let closing: Promise<void> | undefined;
+    const url = `http://${config.host}:${port}`;
     return {
-      url: `http://${config.host}:${port}`,
+      url,
       gate,
       store,
+      ...(metrics ? { metricsUrl: `${url}${metrics.path}` } : {}),
       close: () => {
         closing ??= (async () => {
           await reconciler?.stop();

@@ -1,4 +1,4 @@
-// Prometheus metrics of the gate's lifecycle events (`credit402/metrics`): the only module that imports prom-client.
+// Prometheus metrics of the gate's lifecycle events (`credit402/metrics`); with the gateway's upstream-failures.ts, the only modules that import prom-client.
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { GateEvent, GateHooks } from '../gate/events.ts';
 
@@ -24,7 +24,7 @@ const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
  * - `credit402_challenges_total{route}`: 402 challenges answered
  * - `credit402_charges_total{currency}`, `credit402_charged_minor_units_total{currency}`: card charges and their sum
  * - `credit402_credited_units_total{currency}`, `credit402_deducted_units_total{currency}`: balance movements in units
- * - `credit402_refunds_total`: prices given back (`refundOnHandlerError`)
+ * - `credit402_refunds_total`: prices given back (`refundOnHandlerError`; a gateway's upstream failure, CR-15.3)
  * - `credit402_errors_total{code}`: payment errors by `errorCode`, and `service_unavailable` for store outages
  * - `credit402_store_call_seconds{operation}`: histogram of store call latency
  */
@@ -35,7 +35,7 @@ export function createPrometheusHooks(registry: Registry = new Registry()): Prom
   const charged = new Counter({ name: 'credit402_charged_minor_units_total', help: 'Sum of the card charges, in minor units of the currency (cents)', labelNames: ['currency'], registers });
   const credited = new Counter({ name: 'credit402_credited_units_total', help: 'Top-ups credited to balances, in units (1/10000 of the currency)', labelNames: ['currency'], registers });
   const deducted = new Counter({ name: 'credit402_deducted_units_total', help: 'Prices deducted from balances, in units', labelNames: ['currency'], registers });
-  const refunds = new Counter({ name: 'credit402_refunds_total', help: 'Prices given back after a failed handler (refundOnHandlerError)', registers });
+  const refunds = new Counter({ name: 'credit402_refunds_total', help: 'Prices given back: a failed handler (refundOnHandlerError), a gateway upstream that failed or timed out', registers });
   const errors = new Counter({ name: 'credit402_errors_total', help: 'Payment errors by errorCode, and service_unavailable for store outages', labelNames: ['code'], registers });
   const challenges = new Counter({ name: 'credit402_challenges_total', help: '402 challenges answered', labelNames: ['route'], registers });
   const storeCalls = new Histogram({ name: 'credit402_store_call_seconds', help: 'Latency of the store calls the gate makes', labelNames: ['operation'], buckets: STORE_BUCKETS, registers });

@@ -1,36 +1,16 @@
 // `tsx reference/self-test/gateway-conformance.ts [kit options]`: the conformance kit run against `credit402 gateway` in front of a
 // Python `http.server` upstream (reference/self-test/profile-upstream.py) that serves the profile's handlers and nothing else.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KIT_COMMAND, REPO_ROOT, targetCommand } from '../testing/kit.ts';
+import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
+import { startProfileUpstream } from '../testing/profile-upstream.ts';
 
 const say = (line: string): void => void process.stderr.write(`gateway-conformance: ${line}\n`);
 
 /** Variables that would make the gateway ignore the profile the kit hands it. */
 const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'HOST', 'CREDIT402_UPSTREAM'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
-/** Starts the Python upstream on `port`; resolves once it listens. */
-function startUpstream(profilePath: string, port: number): Promise<ChildProcess> {
-  const child = spawn('python3', [join(REPO_ROOT, 'reference/self-test/profile-upstream.py'), profilePath, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the upstream exited with ${code}`)));
-    child.stdout?.once('data', () => resolve(child));
-  });
-}
 
 async function main(argv: string[]): Promise<number> {
   const [node = process.execPath, ...kit] = KIT_COMMAND;
@@ -39,21 +19,20 @@ async function main(argv: string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'credit402-gateway-conformance-'));
   const profilePath = join(dir, 'profile.json');
   writeFileSync(profilePath, profile.stdout);
-  const upstreamPort = await freePort();
-  const upstream = await startUpstream(profilePath, upstreamPort);
-  say(`the gateway (store sqlite ${join(dir, 'gateway.db')}) in front of a Python upstream at http://127.0.0.1:${upstreamPort} is the target`);
+  const upstream = await startProfileUpstream(profilePath);
+  say(`the gateway (store sqlite ${join(dir, 'gateway.db')}) in front of a Python upstream at ${upstream.url} is the target`);
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, CREDIT402_SQLITE_PATH: join(dir, 'gateway.db'), CREDIT402_KIT_COMMAND: 'npm run conformance:gateway --' };
     for (const name of PROFILE_OVERRIDES) delete env[name];
     // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
-    const args = ['gateway', '--upstream', `http://127.0.0.1:${upstreamPort}`, '--store', 'sqlite', '--host', '127.0.0.1', '--conformance-control'];
+    const args = ['gateway', '--upstream', upstream.url, '--store', 'sqlite', '--host', '127.0.0.1', '--conformance-control'];
     const command = `${targetCommand('reference/cli.ts', args)} --profile "$CREDIT402_PROFILE" --port "$PORT" --stripe-api "$STRIPE_API_BASE"`;
     // The gateway answers the webhook endpoint (the profile's stripeWebhookSecret) and mounts the store's control routes.
     const declared = ['--declare', 'robustness=true', '--declare', 'capabilities=storeFaults,records'];
     const child = spawn(node, [...kit, 'conformance', '--target-cmd', command, ...declared, '--emulator-port', '0', ...argv], { stdio: 'inherit', env });
     return await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   } finally {
-    upstream.kill('SIGTERM');
+    upstream.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

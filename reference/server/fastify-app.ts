@@ -7,7 +7,7 @@ import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceCo
 import { fastifyPath, mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { fastifyErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
-import type { MetricsEndpoint } from './metrics-endpoint.ts';
+import { routeMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 
 /** Mounts the control routes in a scope of their own that takes any body as text, which the control validates. */
 async function mountControl(app: FastifyInstance, control: ConformanceControl): Promise<void> {
@@ -50,6 +50,6 @@ export async function buildFastifyApp(
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
   if (control) await mountControl(app, control);
   // Not a gated route (the configuration refuses one on this path): the gate's hook passes it through.
-  if (metrics) app.get(metrics.path, async (_request, reply) => reply.header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.render()));
+  if (metrics) routeMetricsEndpoint(app, metrics);
   return app;
 }

@@ -11,19 +11,9 @@ import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoin
 import { errorBody, expressErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 import { withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
+import { routerPath } from './router-path.ts';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
-
-/**
- * The path the router matches: the request target up to the query, as received (no decoding, no case folding, no
- * slash merging: spec CR-4.9); the path of an http(s) absolute-form target; undefined for any other form.
- */
-export function routerPath(target: string): string | undefined {
-  const beforeQuery = target.split('?', 1)[0] ?? '';
-  if (beforeQuery.startsWith('/')) return beforeQuery;
-  const absolute = /^https?:\/\/[^/]+(\/.*)?$/i.exec(beforeQuery);
-  return absolute ? (absolute[1] ?? '/') : undefined;
-}
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));

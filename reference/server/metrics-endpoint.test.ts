@@ -42,10 +42,14 @@ describe.each<Framework>(['fastify', 'express', 'http'])('metrics endpoint on %s
     expect(JSON.stringify(samples)).not.toContain(clientId);
   });
 
-  it('answers HEAD too, and a paid route is not what serves it', async () => {
+  it('answers HEAD too, refuses other methods with 405, and a paid route is not what serves it', async () => {
     const response = await fetch(`${stack.server.url}/metrics`, { method: 'HEAD' });
     expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('payment-required')).toBeNull();
+    const post = await fetch(`${stack.server.url}/metrics`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 

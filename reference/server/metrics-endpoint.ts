@@ -1,8 +1,9 @@
-// The reference server's opt-in metrics endpoint (`metricsPath`): Prometheus text of the gate's events, never gated.
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+// The opt-in metrics endpoint (`metricsPath`) of the reference server and the gateway: Prometheus text of the gate's events, never gated.
+import type { RequestListener } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GateHooks } from '../gate/events.ts';
-import { routerPath } from './http-app.ts';
+import { routerPath } from './router-path.ts';
 
 /** The endpoint: its path, the hooks the gate feeds, and the text it serves. */
 export interface MetricsEndpoint {
@@ -13,22 +14,30 @@ export interface MetricsEndpoint {
   contentType: string;
 }
 
+/** What the endpoint answers one request: status, headers and, unless HEAD or refused, the metrics text. */
+interface MetricsAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What needs prom-client, in the ERR_MISSING_PACKAGE message when it is not installed. */
+const NEEDED_FOR = 'the metrics endpoint (metricsPath, --metrics-path)';
+
 /** Loads prom-client (an optional package) and creates the metrics served at `path`. */
 export async function createMetricsEndpoint(path: string): Promise<MetricsEndpoint> {
-  const { createPrometheusHooks } = await withOptionalPackage('prom-client', 'the metrics endpoint (metricsPath, --metrics-path)', () => import('../metrics/prometheus.ts'));
+  const { createPrometheusHooks } = await withOptionalPackage('prom-client', NEEDED_FOR, () => import('../metrics/prometheus.ts'));
   const hooks = createPrometheusHooks();
   return { path, hooks, render: () => hooks.metrics(), contentType: hooks.contentType };
 }
 
-/** Answers GET and HEAD of the endpoint's path with the metrics; 405 for other methods. */
-async function answer(endpoint: MetricsEndpoint, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
-    return;
+/** The answer to a request of the endpoint's path: the metrics to GET and HEAD (`cache-control: no-store`), 405 to other methods. */
+async function metricsAnswer(endpoint: MetricsEndpoint, method: string | undefined): Promise<MetricsAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'method not allowed\n' };
   }
   const body = await endpoint.render();
-  res.writeHead(200, { 'content-type': endpoint.contentType, 'cache-control': 'no-store' });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return { status: 200, headers: { 'content-type': endpoint.contentType, 'cache-control': 'no-store' }, ...(method === 'HEAD' ? {} : { body }) };
 }
 
 /** A node:http request listener that serves the endpoint before `next` (and so before the gate) sees the request. */
@@ -36,9 +45,23 @@ export function withMetricsEndpoint(endpoint: MetricsEndpoint | undefined, next:
   if (endpoint === undefined) return next;
   return (req, res) => {
     if (routerPath(req.url ?? '') !== endpoint.path) return next(req, res);
-    answer(endpoint, req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`metrics failed: ${(error as Error).message}\n`);
-    });
+    metricsAnswer(endpoint, req.method).then(
+      (answer) => res.writeHead(answer.status, answer.headers).end(answer.body),
+      (error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`metrics failed: ${(error as Error).message}\n`);
+      },
+    );
   };
+}
+
+/**
+ * Routes every method of the endpoint's path on a Fastify app (the reference server's, the gateway's): a gate hook
+ * must let that route through (the configuration refuses a gated route on it); the gateway's hook is in another scope.
+ */
+export function routeMetricsEndpoint(app: FastifyInstance, endpoint: MetricsEndpoint): void {
+  app.all(endpoint.path, async (request, reply) => {
+    const answer = await metricsAnswer(endpoint, request.method);
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
 }

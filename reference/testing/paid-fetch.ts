@@ -17,14 +17,15 @@ function decodeHeader(value: string | null): unknown {
   return decoded.ok ? decoded.value : { undecodable: value };
 }
 
-/** Sends `method path` with an optional `payment` header: an object is encoded, a string is sent raw. */
+/** Sends `method path` with an optional `payment` header (an object is encoded, a string is sent raw) and `extraHeaders`. */
 export async function paidFetch(
   baseUrl: string,
   route: string,
   payment?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<PaidResponse> {
   const [method, path] = route.split(' ') as [string, string];
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (payment !== undefined) headers[HEADERS.PAYMENT] = typeof payment === 'string' ? payment : encodeBase64Json(payment);
   const response = await fetch(`${baseUrl}${path}`, { method, headers });
   const text = await response.text();
