@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { demoRoutes, paramsOf, routerPath, runDemoHandler } from '../server/demo-routes.ts';
+import { demoRoutes, paramsOf, expressPath, runDemoHandler } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
@@ -44,7 +44,7 @@ app.use((req, res, next) => {
   }, next);
 });
 for (const route of routes) {
-  app.all(routerPath(route), (req, res, next) => {
+  app.all(expressPath(route), (req, res, next) => {
     if ((req.method === 'HEAD' ? 'GET' : req.method) !== route.method) return next();
     const params = paramsOf(route, Object.values(req.params as Record<string, string | undefined>));
     res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, params));

@@ -40,10 +40,10 @@ export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly strin
  * A pattern route's path as a RegExp for routers of another syntax (Express 4 and 5): one capture group per named
  * segment and the wildcard, in order; {@link paramsOf} names them. An exact path is returned as it is.
  */
-export function routerPath(route: DemoRoute): string | RegExp {
+export function expressPath(route: DemoRoute): string | RegExp {
   if (route.segments === undefined) return route.path;
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const body = route.segments.map((segment) => (segment.kind === 'literal' ? escape(segment.text) : segment.kind === 'named' ? '([^/]+)' : '(.*)'));
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const body = route.segments.map((segment) => (segment.kind === 'literal' ? escaped(segment.text) : segment.kind === 'named' ? '([^/]+)' : '(.*)'));
   return new RegExp(`^/${body.join('/')}$`);
 }
 

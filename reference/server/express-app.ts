@@ -5,7 +5,7 @@ import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
-import { mountsHandledRoute, paramsOf, routerPath, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { mountsHandledRoute, paramsOf, expressPath, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { expressErrorAnswers } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
@@ -47,7 +47,7 @@ export function buildExpressApp(
   app.use(credit402Middleware(gate));
   if (webhook) app.post(webhook.path, express.raw({ type: () => true, limit: '1mb' }), credit402WebhookMiddleware(webhook.handler));
   for (const route of routes) {
-    app.all(routerPath(route), (req, res, next) => {
+    app.all(expressPath(route), (req, res, next) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== route.method) return next();
       const captures = Object.values(req.params as Record<string, string | undefined>);
