@@ -13,7 +13,7 @@ import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts'
 export type ExpressModule = typeof express5;
 
 /** Mounts the control routes; any body is read as text, which the control validates. */
-function mountControl(app: Express, control: ConformanceControl, express: ExpressModule): void {
+export function mountControl(app: Express, control: ConformanceControl, express: ExpressModule): void {
   const text = express.text({ type: () => true, limit: CONTROL_BODY_LIMIT });
   for (const path of [STORE_FAULTS_PATH, RECORDS_PATH]) {
     app.all(path, text, (req, res, next) => {
