@@ -1,4 +1,4 @@
-// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks and against the gateway, three instances on one store, the crash test, then the pack test; one total line.
+// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks (table and per-route gating) and against the gateway, three instances on one store, the crash test, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -19,6 +19,8 @@ const STEPS: Step[] = [
   { name: 'conformance: fastify + postgres', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'] },
   { name: 'conformance: express + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
   { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
+  { name: 'conformance: fastify per-route + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify', '--gating', 'per-route'] },
+  { name: 'conformance: express per-route + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express', '--gating', 'per-route'] },
   { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'reference/self-test/gateway-conformance.ts'] },
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },

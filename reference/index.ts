@@ -2,7 +2,7 @@
 export { createCredit402, createCredit402Webhooks, type Credit402Options, type Credit402WebhookOptions } from './credit402.ts';
 export * from './gate/index.ts';
 export * from './protocol/index.ts';
-export { credit402Middleware } from './adapters/express.ts';
+export { credit402Middleware, credit402Express, type Credit402Express, type Credit402Handler } from './adapters/express.ts';
 export { credit402Fastify, type Credit402FastifyOptions } from './adapters/fastify.ts';
 export {
   PaymentError,

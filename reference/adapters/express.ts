@@ -1,7 +1,9 @@
-// Express-style `(req, res, next)` middleware (Express 4/5, connect, plain node:http): the node:http adapter, then `next()`.
+// Express-style `(req, res, next)` middleware (Express 4/5, connect, plain node:http): the node:http adapter, then `next()`; the per-route form is re-exported from express-route.ts.
 import type { ServerResponse } from 'node:http';
 import type { Gate } from '../gate/gate.ts';
 import { applyCredit402, type GateIncomingMessage } from './node-http.ts';
+
+export { credit402Express, type Credit402Express, type Credit402Handler } from './express-route.ts';
 
 type Next = (error?: unknown) => void;
 type Request = GateIncomingMessage & { baseUrl?: string };

@@ -1,16 +1,25 @@
-// Fastify 5 plugin: an onRequest hook (it runs after Fastify's router) that decides on the route the router matched and applies the decision.
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+// Fastify 5 plugin: hooks that run after Fastify's router and decide on the route it matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { GatedRoute } from '../gate/context.ts';
 import type { ServeDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
 import { ambiguousTarget, readRequestTarget } from '../gate/request-target.ts';
 import { routerDecidedTarget } from '../gate/route-agreement.ts';
-import type { PaymentResponse } from '../protocol/types.ts';
+import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
+import { createRoutePricing, routeForMethod, type PricedMethods } from './fastify-route-pricing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The PaymentResponse of a paid request, set before the handler runs. */
     credit402?: PaymentResponse;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Prices the route (per-route gating, with the credit402 plugin registered): `{ amount, currency?, minTopUp?,
+     * maxTopUp?, description? }`, validated when the route is declared.
+     */
+    credit402?: RouteConfig;
   }
 }
 
@@ -27,19 +36,53 @@ function matchedPath(request: FastifyRequest): string | null {
 /** The `settle` of each paid request still being answered: the plugin's own, not a request decoration. */
 const settles = new WeakMap<FastifyRequest, ServeDecision['settle']>();
 
+/** Marks the config of a route whose declaration the plugin priced: its own onRequest hook decides on it. */
+const PRICED = Symbol('credit402.priced');
+
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
   fastify.decorateRequest('credit402', undefined);
-  fastify.addHook('onRequest', async (request, reply) => {
-    // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
-    const target = routerDecidedTarget(gate, request.method, request.url, matchedPath(request));
-    if (target === 'free') return;
-    const decision = await gate.handle({ method: request.method, url: target.url, route: target.route, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
+
+  /** Asks the gate about the request (on `route` when the router's route is priced) and applies the decision. */
+  async function decide(request: FastifyRequest, reply: FastifyReply, url: string, route: GatedRoute | undefined): Promise<FastifyReply | undefined> {
+    const decision = await gate.handle({ method: request.method, url, route, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
     if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
     if (decision.action === 'serve') {
       reply.headers(decision.headers);
       request.credit402 = decision.payment;
       settles.set(request, decision.settle);
     }
+    return undefined;
+  }
+
+  // Per-route gating: a route declared with `config: { credit402 }` is priced when declared (an invalid configuration
+  // throws there) and gets a hook of its own that decides on it; the router has chosen it, the gate only prices it.
+  const pricing = createRoutePricing(gate);
+  const gateOn = (priced: PricedMethods): onRequestHookHandler => async function credit402Route(request, reply) {
+    return decide(request, reply, request.url, routeForMethod(priced, request.method));
+  };
+  fastify.addHook('onRoute', (route) => {
+    // Priced already when the plugin is registered again in an inner scope: one hook decides, once.
+    if (route.config !== undefined && PRICED in route.config) return;
+    const priced = pricing.declare(route);
+    if (priced === undefined) return;
+    route.config = Object.assign({}, route.config, { [PRICED]: true });
+    route.onRequest = [...[route.onRequest ?? []].flat(), gateOn(priced)];
+  });
+  /** The routes with `config.credit402` declared where the plugin could not see them (before it was registered), priced on their first request. */
+  const latePriced = new WeakMap<object, PricedMethods>();
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config?.credit402 !== undefined) {
+      if (PRICED in config) return undefined;
+      const priced = latePriced.get(config) ?? pricing.declare({ method: request.routeOptions.method ?? request.method, url: request.routeOptions.url ?? request.url, config });
+      if (priced !== undefined) latePriced.set(config, priced);
+      return decide(request, reply, request.url, priced && routeForMethod(priced, request.method));
+    }
+    // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
+    const target = routerDecidedTarget(gate, request.method, request.url, matchedPath(request));
+    if (target === 'free') return undefined;
+    return decide(request, reply, target.url, target.route);
   });
   // The answer is sent: report its status to the engine (a handler that threw was answered by Fastify's error handler).
   fastify.addHook('onResponse', async (request, reply) => {
@@ -50,9 +93,15 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
 };
 
 /**
- * The credit402 Fastify plugin; register it with `{ gate }` before the gated routes. Its hook runs after Fastify's
- * router: a request the router sends to a gated route's handler is decided on that route (challenged, charged at
- * its price), one it sends to no gated route's handler is free, and an ambiguous target (spec CR-4.10) is answered 400.
+ * The credit402 Fastify plugin; register it with `{ gate }` (awaited) before the gated routes. Its hooks run after
+ * Fastify's router, which decides what matched:
+ * - a route declared with `config: { credit402: { amount, description? } }` is priced by the gate when it is declared
+ *   (an invalid configuration throws a Credit402ConfigError from `app.get(…)`, or from `ready()` inside a plugin) and
+ *   gets an onRequest hook that decides on it, with its HEAD route priced as the GET route; a route declared before
+ *   the plugin was registered is priced on its first request;
+ * - a route of the gate's `routes` table is decided on that route; every other route is free;
+ * - an ambiguous target (spec CR-4.10) is answered 400.
+ * A paid request's PaymentResponse is on `request.credit402`, and its final status is reported to the gate.
  */
 export const credit402Fastify = fp(plugin, { fastify: '5.x', name: 'credit402' });
 

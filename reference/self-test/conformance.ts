@@ -1,4 +1,4 @@
-// `npm run conformance -- [--store K] [--framework F] [kit options]`: the conformance kit run against the reference server, as any target.
+// `npm run conformance -- [--store K] [--framework F] [--gating G] [kit options]`: the conformance kit run against the reference server, as any target.
 // With --target or --target-cmd the kit runs against that target instead; `--print-profile` prints the profile.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,9 +13,10 @@ import { provisionRedisCluster } from '../testing/redis-cluster.ts';
 
 const STORES = ['sqlite', 'redis', 'memory', 'postgres', 'redis-cluster'] as const;
 const FRAMEWORKS = ['fastify', 'express', 'express4', 'http'] as const;
+const GATINGS = ['table', 'per-route'] as const;
 
 /** Variables that would make the reference server ignore the profile the kit hands it. */
-const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'CREDIT402_FRAMEWORK', 'HOST'];
+const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'CREDIT402_FRAMEWORK', 'CREDIT402_GATING', 'HOST'];
 
 const say = (line: string): void => void process.stderr.write(`conformance: ${line}\n`);
 
@@ -37,8 +38,8 @@ function runKit(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-/** The environment and `--target-cmd` of the reference server on the chosen store; `release` removes what was made for the run. */
-async function referenceTarget(store: (typeof STORES)[number], framework: (typeof FRAMEWORKS)[number]) {
+/** The environment and `--target-cmd` of the reference server on the chosen store, framework and gating; `release` removes what was made for the run. */
+async function referenceTarget(store: (typeof STORES)[number], framework: (typeof FRAMEWORKS)[number], gating: (typeof GATINGS)[number]) {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of PROFILE_OVERRIDES) delete env[name];
   const releases: Array<() => Promise<void> | void> = [];
@@ -70,17 +71,17 @@ async function referenceTarget(store: (typeof STORES)[number], framework: (typeo
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
   // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
   const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
-  const command = `${targetCommand(entry, ['serve', '--store', store === 'redis-cluster' ? 'redis' : store, '--framework', name, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  const command = `${targetCommand(entry, ['serve', '--store', store === 'redis-cluster' ? 'redis' : store, '--framework', name, '--gating', gating, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
   return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
 }
 
-/** `argv` without the reference's own options (`--store K`, `--framework=F`, …): what goes to the kit. */
+/** `argv` without the reference's own options (`--store K`, `--framework=F`, `--gating G`, …): what goes to the kit. */
 function kitArgs(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (arg === '--store' || arg === '--framework') i++;
-    else if (!arg.startsWith('--store=') && !arg.startsWith('--framework=')) out.push(arg);
+    if (arg === '--store' || arg === '--framework' || arg === '--gating') i++;
+    else if (!['--store=', '--framework=', '--gating='].some((flag) => arg.startsWith(flag))) out.push(arg);
   }
   return out;
 }
@@ -89,13 +90,13 @@ async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     strict: false,
-    options: { store: { type: 'string' }, framework: { type: 'string' }, target: { type: 'string' }, 'target-cmd': { type: 'string' }, 'print-profile': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { store: { type: 'string' }, framework: { type: 'string' }, gating: { type: 'string' }, target: { type: 'string' }, 'target-cmd': { type: 'string' }, 'print-profile': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values['print-profile']) return runKit(['profile'], process.env);
   const passed = kitArgs(argv);
   const external = values.target !== undefined || values['target-cmd'] !== undefined;
-  if (external && (values.store !== undefined || values.framework !== undefined)) {
-    say('--store and --framework configure the reference server and cannot be combined with --target or --target-cmd');
+  if (external && (values.store !== undefined || values.framework !== undefined || values.gating !== undefined)) {
+    say('--store, --framework and --gating configure the reference server and cannot be combined with --target or --target-cmd');
     return 2;
   }
   if (values.help) {
@@ -104,14 +105,17 @@ async function main(argv: string[]): Promise<number> {
       '                                redis-cluster: REDIS_CLUSTER_NODES, else three masters started from redis-server and redis-cli on PATH;\n' +
       '                                postgres: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres, in a fresh schema dropped afterwards)\n' +
       '  --framework fastify|express|express4|http   the reference server\'s framework (express: Express 5; http: plain node:http)\n' +
+      '  --gating table|per-route   how it gates: the gate\'s route table (default), or each gated route declared with the framework\'s\n' +
+      '                                per-route form, its router deciding what matched (fastify, express and express4)\n' +
       'It declares robustness=true and capabilities=storeFaults,records for the reference (so every level and capability is judged);\n' +
       '--level narrows that.\n\n');
   }
   if (external || values.help) return runKit(['conformance', ...passed], process.env);
   const store = choice('store', values.store as string | undefined, STORES);
   const framework = choice('framework', values.framework as string | undefined, FRAMEWORKS);
-  const target = await referenceTarget(store, framework);
-  say(`the reference server (${framework}, store ${target.label}) is the target`);
+  const gating = choice('gating', values.gating as string | undefined, GATINGS);
+  const target = await referenceTarget(store, framework, gating);
+  say(`the reference server (${framework}, ${gating} gating, store ${target.label}) is the target`);
   try {
     // The reference implements the robustness profile (spec §14) and the optional capabilities of its control routes
     // (harness/PROFILE.md, Capabilities; mounted by --conformance-control) and declares them, as any target would.

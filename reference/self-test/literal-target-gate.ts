@@ -2,7 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { demoRoutes, paramsOf, expressPath, runDemoHandler } from '../server/demo-routes.ts';
+import { demoRoutes, paramsOf, runDemoHandler } from '../server/demo-routes.ts';
+import { expressPath } from '../server/express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
@@ -44,9 +45,9 @@ app.use((req, res, next) => {
   }, next);
 });
 for (const route of routes) {
-  app.all(expressPath(route), (req, res, next) => {
+  app.all(expressPath(route.path, false), (req, res, next) => {
     if ((req.method === 'HEAD' ? 'GET' : req.method) !== route.method) return next();
-    const params = paramsOf(route, Object.values(req.params as Record<string, string | undefined>));
+    const params = paramsOf(route, Object.values(req.params));
     res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, params));
   });
 }

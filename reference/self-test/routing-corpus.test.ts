@@ -1,4 +1,4 @@
-// The routing corpus (features/04-routing.feature, CR-4.9 and CR-4.10) through the kit: the reference passes it on every framework, the pre-fix gate fails it.
+// The routing corpus (features/04-routing.feature, CR-4.9 and CR-4.10) through the kit: the reference passes it on every framework, table and per-route gating, the pre-fix gate fails it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,10 +21,10 @@ function conformance(name: string, command: string): Promise<{ code: number | nu
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-/** The reference server on `framework` with a memory store, as `npm run conformance -- --framework F` starts it. */
-const reference = (framework: string): string => {
+/** The reference server on `framework` with a memory store, as `npm run conformance -- --framework F --gating G` starts it. */
+const reference = (framework: string, gating = 'table'): string => {
   const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
-  return `${targetCommand(entry, ['serve', '--store', 'memory', '--framework', name, '--host', '127.0.0.1'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  return `${targetCommand(entry, ['serve', '--store', 'memory', '--framework', name, '--gating', gating, '--host', '127.0.0.1'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
 };
 
 /** The requirement IDs listed under "requirements failed". */
@@ -36,6 +36,13 @@ describe.concurrent('the routing corpus', () => {
     const { code, output } = await conformance(framework, reference(framework));
     expect(code, output).toBe(0);
     expect(output).toMatch(/^(\d+) passed, 0 failed$/m);
+    expect(Number(/^(\d+) passed, 0 failed$/m.exec(output)?.[1])).toBeGreaterThanOrEqual(33);
+  }, 180_000);
+
+  // Per-route gating: the framework's router decides what matched and the gate prices the route it ran.
+  it.each(['fastify', 'express', 'express4'])('CR-4.9 CR-4.10: the per-route reference on %s passes it: no bypass, no charge without service', async (framework) => {
+    const { code, output } = await conformance(`per-route-${framework}`, reference(framework, 'per-route'));
+    expect(code, output).toBe(0);
     expect(Number(/^(\d+) passed, 0 failed$/m.exec(output)?.[1])).toBeGreaterThanOrEqual(33);
   }, 180_000);
 

@@ -14,8 +14,10 @@ function storeLabel(config: ServerConfig): string {
 
 /** Renders the start-up banner. */
 export function banner(config: ServerConfig, server: RunningServer): string {
+  // Per-route gating: the gate has no table, the routes are priced where the app declares them.
+  const gated = config.gating === 'per-route' ? Object.entries(config.routes).map(([key, route]) => server.gate.defineRoute(key, route)) : [...server.gate.routes.values()];
   const lines = [
-    `credit402 reference server (${config.framework}, store: ${storeLabel(config)})`,
+    `credit402 reference server (${config.framework}${config.gating === 'per-route' ? ', per-route gating' : ''}, store: ${storeLabel(config)})`,
     `listening on ${server.url}`,
     `Stripe API: ${server.emulator ? `embedded emulator at ${server.stripeApiUrl} (control API: ${server.emulator.controlUrl ?? 'off'})` : server.stripeApiUrl}`,
     ...(server.webhookUrl ? [`Stripe webhooks: POST ${server.webhookUrl}`] : []),
@@ -23,11 +25,11 @@ export function banner(config: ServerConfig, server: RunningServer): string {
     ...(server.storeFaults ? [`conformance control routes (never in production): ${STORE_FAULTS_PATH}, ${RECORDS_PATH}`] : []),
     'gated routes:',
   ];
-  for (const route of server.gate.routes.values()) {
+  for (const route of gated) {
     lines.push(`  ${route.key.padEnd(22)} ${String(route.amount).padStart(6)} units (${major(route.amount, route.currency)}), min top-up ${route.minTopUp} units (${major(route.minTopUp, route.currency)})${route.description ? ` - ${route.description}` : ''}`);
   }
   lines.push(`free routes: ${config.freeRoutes.join(', ') || '(none)'}`);
-  const first = [...server.gate.routes.values()].find((route) => route.key.startsWith('GET '));
+  const first = gated.find((route) => route.key.startsWith('GET '));
   if (first) {
     const url = `${server.url}${first.path}`;
     lines.push(

@@ -37,17 +37,6 @@ export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly strin
 }
 
 /**
- * A pattern route's path as a RegExp for routers of another syntax (Express 4 and 5): one capture group per named
- * segment and the wildcard, in order; {@link paramsOf} names them. An exact path is returned as it is.
- */
-export function expressPath(route: DemoRoute): string | RegExp {
-  if (route.segments === undefined) return route.path;
-  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const body = route.segments.map((segment) => (segment.kind === 'literal' ? escaped(segment.text) : segment.kind === 'named' ? '([^/]+)' : '(.*)'));
-  return new RegExp(`^/${body.join('/')}$`);
-}
-
-/**
  * A route's path for Fastify's router (find-my-way): a named segment there also matches an empty segment
  * (`/api/users/` reaches `/api/users/:id` with id ""), so each gets the regular expression `(^.+$)` to match only a
  * non-empty one, as CR-4.12 says; the final `*` is Fastify's own.
@@ -57,10 +46,14 @@ export function fastifyPath(route: DemoRoute): string {
   return `/${route.segments.map((segment) => (segment.kind === 'literal' ? segment.text : segment.kind === 'named' ? `:${segment.name}(^.+$)` : '*')).join('/')}`;
 }
 
-/** The parameters of a pattern route from a router's positional captures: named segments by name, the wildcard as `*`. */
-export function paramsOf(route: DemoRoute, captures: readonly (string | undefined)[]): Record<string, string> {
+/**
+ * The parameters of a pattern route from a router's parameters in path order (Express: `Object.values(req.params)`):
+ * named segments by name, the wildcard as `*` (Express 5 gives its segments as a list, joined here with `/`).
+ */
+export function paramsOf(route: DemoRoute, values: readonly unknown[]): Record<string, string> {
   const names = (route.segments ?? []).flatMap((segment) => (segment.kind === 'named' ? [segment.name] : segment.kind === 'wildcard' ? ['*'] : []));
-  return Object.fromEntries(names.map((name, index) => [name, captures[index] ?? '']));
+  const text = (value: unknown): string => (Array.isArray(value) ? value.join('/') : typeof value === 'string' ? value : '');
+  return Object.fromEntries(names.map((name, index) => [name, text(values[index])]));
 }
 
 /** The JSON body a demo handler answers with; a pattern route's handler echoes its parameters. */

@@ -5,15 +5,16 @@ import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
-import { mountsHandledRoute, paramsOf, expressPath, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { mountsHandledRoute, paramsOf, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { expressErrorAnswers } from './error-answers.ts';
+import { expressPath, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
 /** The Express module: the installed `express` by default; a caller may pass another major (the self-test passes Express 4). */
 export type ExpressModule = typeof express5;
 
 /** Mounts the control routes; any body is read as text, which the control validates. */
-function mountControl(app: Express, control: ConformanceControl, express: ExpressModule): void {
+export function mountControl(app: Express, control: ConformanceControl, express: ExpressModule): void {
   const text = express.text({ type: () => true, limit: CONTROL_BODY_LIMIT });
   for (const path of [STORE_FAULTS_PATH, RECORDS_PATH]) {
     app.all(path, text, (req, res, next) => {
@@ -46,12 +47,12 @@ export function buildExpressApp(
   app.set('strict routing', true);
   app.use(credit402Middleware(gate));
   if (webhook) app.post(webhook.path, express.raw({ type: () => true, limit: '1mb' }), credit402WebhookMiddleware(webhook.handler));
+  const bareWildcard = takesBareWildcard(express);
   for (const route of routes) {
-    app.all(expressPath(route), (req, res, next) => {
+    app.all(expressPath(route.path, bareWildcard), (req, res, next) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== route.method) return next();
-      const captures = Object.values(req.params as Record<string, string | undefined>);
-      res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, captures)));
+      res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params))));
     });
   }
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));

@@ -10,7 +10,7 @@ import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts'
 import { routeMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 
 /** Mounts the control routes in a scope of their own that takes any body as text, which the control validates. */
-async function mountControl(app: FastifyInstance, control: ConformanceControl): Promise<void> {
+export async function mountControl(app: FastifyInstance, control: ConformanceControl): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, body, done) => done(null, body));

@@ -1,8 +1,8 @@
-// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--port N] [--conformance-control]`: the reference server's command line.
+// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--gating G] [--port N] [--conformance-control]`: the reference server's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { banner } from './banner.ts';
-import { FRAMEWORKS, loadServerConfig, type Framework, type ServerConfig } from './server-config.ts';
+import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from './server-config.ts';
 import { startReferenceServer, type ServerInjections } from './start-server.ts';
 
 const USAGE = `usage: credit402 serve [options]
@@ -11,6 +11,8 @@ const USAGE = `usage: credit402 serve [options]
   --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379; a Redis Cluster: CREDIT402_REDIS_CLUSTER=host:port,…)
                      | postgres (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; CREDIT402_PG_SCHEMA)
   --framework NAME   fastify | express | http (plain node:http)
+  --gating MODE      table (default: the gate's route table) | per-route (each gated route declared with the
+                     framework's per-route form, its router decides what matched; fastify and express)
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
   --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)
@@ -26,6 +28,7 @@ function overrides(values: Record<string, string | boolean | undefined>): Partia
   if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
   if (values['conformance-control'] === true) out.conformanceControl = true;
   if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
+  if (typeof values.gating === 'string') out.gating = values.gating as Gating;
   if (FRAMEWORKS.includes(values.framework as Framework)) out.framework = values.framework as Framework;
   else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be one of ${FRAMEWORKS.join(', ')}`);
   return out;
@@ -53,6 +56,7 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       config: { type: 'string' },
       store: { type: 'string' },
       framework: { type: 'string' },
+      gating: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'stripe-api': { type: 'string' },

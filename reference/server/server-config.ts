@@ -28,12 +28,22 @@ const STORE_KINDS = ['memory', 'sqlite', 'redis', 'postgres'] as const;
 export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
+/**
+ * How the reference server gates its routes: `table` (the gate's `routes` table, matched by the Fastify plugin or the
+ * Express middleware) or `per-route` (each gated route declared with the framework's per-route form, whose router
+ * decides what matched; Fastify and Express only).
+ */
+export const GATINGS = ['table', 'per-route'] as const;
+export type Gating = (typeof GATINGS)[number];
+
 /** Everything the reference server needs to start. */
 export interface ServerConfig {
   host: string;
   port: number;
   /** The HTTP framework: `fastify`, `express` (the installed Express, 4 or 5) or `http` (plain node:http). */
   framework: Framework;
+  /** `table` (default) or `per-route` (`--gating`, CREDIT402_GATING): see {@link GATINGS}. */
+  gating?: Gating;
   routes: Record<string, RouteConfig>;
   /** Ungated demo routes, `<METHOD> <path>`. */
   freeRoutes: string[];
@@ -139,6 +149,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.PORT) out.port = Number(env.PORT);
   if (env.HOST) out.host = env.HOST;
   if (env.CREDIT402_FRAMEWORK) out.framework = env.CREDIT402_FRAMEWORK;
+  if (env.CREDIT402_GATING) out.gating = env.CREDIT402_GATING;
   if (env.STRIPE_SECRET_KEY) {
     out.stripeSecretKey = env.STRIPE_SECRET_KEY;
     out.stripeApi = 'stripe';
@@ -186,11 +197,23 @@ function check(config: Record<string, unknown>): ServerConfig {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `emulatorControl must be true or false, got ${String(config.emulatorControl)}`);
   }
   assertLiveKeysReachStripe({ ...config, stripeApi });
+  checkGating(config);
   checkWebhookPath(config);
   checkMetricsPath(config);
   checkConformanceControl(config);
   checkReconcileEveryMs(config.reconcileEveryMs);
   return config as unknown as ServerConfig;
+}
+
+/** `gating`: `table` or `per-route`, and per-route only on a framework with a router of its own. */
+function checkGating({ gating, framework }: Record<string, unknown>): void {
+  if (gating === undefined) return;
+  if (!GATINGS.includes(gating as Gating)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `gating (--gating, CREDIT402_GATING) must be ${GATINGS.join(' or ')}, got ${String(gating)}`);
+  }
+  if (gating === 'per-route' && framework === 'http') {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'gating "per-route" needs a framework whose router declares the gated routes: fastify or express (plain node:http has no router)');
+  }
 }
 
 /** The Redis store's `cluster`: a non-empty list of `host:port` or redis:// URLs, not beside `url`. */

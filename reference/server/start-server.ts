@@ -1,10 +1,12 @@
-// Starts the reference server: store, Stripe API (embedded emulator or a URL), gate and the chosen framework.
+// Starts the reference server: store, Stripe API (embedded emulator or a URL), gate and the chosen framework, gating by table or per route.
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { createCredit402, createCredit402Webhooks, type Credit402Options } from '../credit402.ts';
 import type { Gate } from '../gate/gate.ts';
+import { createRouteTable } from '../gate/route-table.ts';
+import { resolveRoutes } from '../gate/routes.ts';
 import { StripeProcessor, type StripeApiBase } from '../processor/stripe-processor.ts';
 import { scheduleReconcile, type ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
 import type { Store } from '../stores/store.ts';
@@ -118,10 +120,13 @@ async function listen(
   injected: ServerInjections,
   metrics: MetricsEndpoint | undefined,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+  const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes);
+  // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
+  const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
-    const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics);
+    const app = prices
+      ? await (await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-per-route.ts'))).buildFastifyPerRouteApp(gate, routes, prices, webhook, undefined, control, metrics)
+      : await (await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'))).buildFastifyApp(gate, routes, webhook, undefined, control, metrics);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
@@ -130,8 +135,10 @@ async function listen(
     const { buildHttpServer } = await import('./http-app.ts');
     return listenNode(buildHttpServer(gate, routes, webhook, undefined, control, metrics), config);
   }
-  const { buildExpressApp } = await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'));
-  const app = buildExpressApp(gate, routes, webhook, undefined, control, injected.express as ExpressModule | undefined);
+  const express = injected.express as ExpressModule | undefined;
+  const app = prices
+    ? (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-per-route.ts'))).buildExpressPerRouteApp(gate, routes, prices, webhook, undefined, control, express)
+    : (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'))).buildExpressApp(gate, routes, webhook, undefined, control, express);
   return listenNode(createServer(withMetricsEndpoint(metrics, app)), config);
 }
 
@@ -171,7 +178,11 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
     const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
     const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
-    const { gate, drain } = trackInFlight(createCredit402({ ...gateOptions(config, engineStore, stripeApi), ...(metrics ? { hooks: metrics.hooks } : {}) }));
+    const { routes, ...options } = gateOptions(config, engineStore, stripeApi);
+    // With per-route gating the framework's router decides what is gated: the gate keeps no table, whose keys are checked all the same.
+    if (config.gating === 'per-route') createRouteTable(resolveRoutes(routes).values());
+    const table = config.gating === 'per-route' ? {} : { routes };
+    const { gate, drain } = trackInFlight(createCredit402({ ...options, ...table, ...(metrics ? { hooks: metrics.hooks } : {}) }));
     const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
     const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
     const webhook = secret === undefined ? undefined : {

@@ -3,8 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
-import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
-import type { Store } from '../stores/store.ts';
+import { startReferenceServer, type RunningServer, type ServerInjections } from '../server/start-server.ts';
 
 /** The running pieces; read them inside tests (they are set in `beforeAll`). */
 interface ReferenceStack {
@@ -15,9 +14,9 @@ interface ReferenceStack {
 
 /**
  * Registers `beforeAll`/`afterAll` hooks that start the emulator on a free port and the reference server on it
- * (memory store unless `overrides` says otherwise, or `store` is injected).
+ * (memory store unless `overrides` says otherwise, or `store` is injected; `express` injects another Express major).
  */
-export function useReferenceStack(overrides: Partial<ServerConfig> = {}, injected: { store?: Store } = {}): ReferenceStack {
+export function useReferenceStack(overrides: Partial<ServerConfig> = {}, injected: ServerInjections = {}): ReferenceStack {
   const stack = {} as ReferenceStack;
   beforeAll(async () => {
     stack.emulator = await startEmulator({ port: 0 });

@@ -1,0 +1,133 @@
+// The per-route form on Express 5 and Express 4 over real sockets: `credit402.route(config)` prices the route Express matched.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express5, { type Express } from 'express';
+import express4 from 'express4';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Credit402ConfigError } from '../config/config-error.ts';
+import { createGate, type Gate } from '../gate/gate.ts';
+import type { RouteConfig } from '../protocol/types.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { FakeProcessor } from '../testing/fake-processor.ts';
+import { paidFetch } from '../testing/paid-fetch.ts';
+import { rawRequest } from '../testing/raw-request.ts';
+import { credit402Middleware } from './express.ts';
+import { credit402Express } from './express-route.ts';
+
+const CLIENT = 'e'.repeat(64);
+const SPEND = { clientId: CLIENT };
+
+/** A gate (table `routes` when given) over a memory store where the client has 10000 units. */
+async function setUp(routes?: Record<string, RouteConfig>) {
+  const store = new MemoryStore();
+  await store.addBalance(CLIENT, 'usd', 10_000);
+  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, refundOnHandlerError: true, onError: () => {} });
+  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
+  const resources = async () => ((await store.listTransactions?.(CLIENT)) ?? []).map((record) => ('resource' in record ? record.resource : record.type));
+  return { gate, balance, resources };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(app: Express): Promise<string> {
+  const server = createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const answer = (req: { params: unknown }, res: { locals: Record<string, unknown>; json(body: unknown): unknown }) => void res.json({ params: req.params, paid: res.locals.credit402 ?? null });
+
+const majors = { 'Express 5': { express: express5 as typeof express5, wildcard: '/files/{*rest}' }, 'Express 4': { express: express4 as typeof express5, wildcard: '/files/*' } };
+
+describe.each(Object.keys(majors))('credit402.route on %s', (major) => {
+  const { express, wildcard } = majors[major as keyof typeof majors];
+
+  /** An app with the guard, two priced routes (one under a mounted router), a priced wildcard, a free route and a failing priced route. */
+  async function start(gate: Gate, table = false): Promise<string> {
+    const credit402 = credit402Express(gate);
+    const app = express();
+    app.set('case sensitive routing', true).set('strict routing', true);
+    app.use(credit402.targetGuard());
+    if (table) app.use(credit402Middleware(gate));
+    app.get('/api/users/:id', credit402.route({ amount: 500, description: 'A user' }), answer);
+    app.get(wildcard, credit402.route({ amount: 300 }), answer);
+    app.get('/free/:name', answer);
+    app.post('/fails', credit402.route({ amount: 800 }), () => {
+      throw new Error('handler failed');
+    });
+    const router = express.Router({ strict: true, caseSensitive: true });
+    router.get('/items/:item', credit402.route({ amount: 200 }), answer);
+    app.use('/v1', router);
+    app.use((_error: unknown, _req: unknown, res: { status(code: number): { end(): void } }, _next: unknown) => void res.status(500).end());
+    return listen(app);
+  }
+
+  it('challenges with the request path, serves a paid request with res.locals.credit402, records the route key in Express syntax', async () => {
+    const { gate, balance, resources } = await setUp();
+    const url = await start(gate);
+    const challenge = await paidFetch(url, 'GET /api/users/%37?x=1');
+    expect(challenge).toMatchObject({ status: 402, paymentRequired: { resource: { url: '/api/users/7', description: 'A user' }, accepts: [{ amount: 500 }] } });
+    const paid = await paidFetch(url, 'GET /api/users/7', SPEND);
+    expect(paid).toMatchObject({ status: 200, body: { params: { id: '7' }, paid: { success: true, creditsRemaining: 9_500, clientId: CLIENT } }, paymentResponse: { creditsRemaining: 9_500 } });
+    expect((await paidFetch(url, 'GET /v1/items/a', SPEND)).status).toBe(200);
+    expect((await paidFetch(url, 'GET /files/a/b', SPEND)).status).toBe(200);
+    expect(await balance()).toBe(10_000 - 500 - 200 - 300);
+    expect(await resources()).toEqual(['GET /api/users/:id', 'GET /v1/items/:item', `GET ${wildcard}`]);
+  });
+
+  it('prices HEAD on a GET route as the GET route (CR-4.8) and leaves free routes untouched', async () => {
+    const { gate, balance, resources } = await setUp();
+    const url = await start(gate);
+    expect((await fetch(`${url}/api/users/7`, { method: 'HEAD' })).status).toBe(402);
+    expect((await paidFetch(url, 'HEAD /api/users/7', SPEND)).status).toBe(200);
+    const free = await paidFetch(url, 'GET /free/x', 'not base64 at all');
+    expect(free).toMatchObject({ status: 200, body: { paid: null } });
+    expect(free.paymentResponse).toBeUndefined();
+    expect(await balance()).toBe(9_500);
+    expect(await resources()).toEqual(['GET /api/users/:id']);
+  });
+
+  it('gives the price back when the handler fails (refundOnHandlerError: the engine decides on the settled 500)', async () => {
+    const { gate, balance } = await setUp();
+    const url = await start(gate);
+    expect((await paidFetch(url, 'POST /fails', SPEND)).status).toBe(500);
+    await expect.poll(balance, { timeout: 2_000 }).toBe(10_000);
+  });
+
+  it('with the target guard: ambiguous targets are answered 400, unreserved percent-encodings routed as the gate reads them', async () => {
+    const { gate, balance } = await setUp();
+    const url = await start(gate);
+    for (const target of ['/api\\users/7', '/api/users/7#x', 'ftp://x/api/users/7', '/api/./users/7', '/free\\x']) {
+      const response = await rawRequest(url, 'GET', target, { payment: Buffer.from(JSON.stringify(SPEND)).toString('base64') });
+      expect(response.status, target).toBe(400);
+      expect(JSON.parse(response.body), target).toMatchObject({ error: 'ambiguous_request_target' });
+    }
+    expect(await rawRequest(url, 'GET', '/%61pi/users/7')).toMatchObject({ status: 402 });
+    expect(await rawRequest(url, 'GET', 'http://x/api/users/7')).toMatchObject({ status: 402 });
+    expect(await rawRequest(url, 'GET', '/API/users/7')).toMatchObject({ status: 404 });
+    expect(await balance()).toBe(10_000);
+  });
+
+  it('is not priced twice beside the table middleware: a request the table served passes', async () => {
+    const { gate, balance, resources } = await setUp({ 'GET /api/users/7': { amount: 100 } });
+    const url = await start(gate, true);
+    expect((await paidFetch(url, 'GET /api/users/7', SPEND)).status).toBe(200);
+    expect((await paidFetch(url, 'GET /api/users/8', SPEND)).status).toBe(200);
+    expect(await balance()).toBe(10_000 - 100 - 500);
+    expect(await resources()).toEqual(['GET /api/users/7', 'GET /api/users/:id']);
+  });
+});
+
+describe('credit402.route validation', () => {
+  it('throws the coded configuration error when the route is declared, naming credit402.route()', async () => {
+    const credit402 = credit402Express((await setUp()).gate);
+    expect(() => credit402.route({ amount: -1 })).toThrow(Credit402ConfigError);
+    expect(() => credit402.route({ amount: -1 })).toThrow(/^ERR_ROUTE_AMOUNT: credit402\.route\(\): amount/);
+    expect(() => credit402.route({ amount: 1, currency: 'jpy' })).toThrow(expect.objectContaining({ code: 'ERR_ROUTE_CURRENCY' }));
+    expect(() => credit402.route(null as unknown as RouteConfig)).toThrow(expect.objectContaining({ code: 'ERR_ROUTES' }));
+  });
+});
