@@ -4,6 +4,7 @@ import { startFloor, type FloorServer } from './floors/floor-server.ts';
 import { floorOf } from './floors/floors.ts';
 import type { BenchConfig, BenchOptions } from './options.ts';
 import { FREE_ROUTE, fundClient, GATED_ROUTE, paymentHeader } from './payment.ts';
+import { writeProfileRequests } from './profile-requests.ts';
 import { openRedisCpuProbe } from './redis-cpu.ts';
 import { pairedRatio, runRounds, summarize, type Leg, type RouteSummary, type RunResult } from './rounds.ts';
 import { median, round } from './stats.ts';
@@ -27,10 +28,11 @@ export interface HotPathResult {
   config: string;
   framework: string;
   store: string;
-  ungated: RouteSummary;
+  /** Absent with --paid-only. */
+  ungated?: RouteSummary;
   gated: RouteSummary;
-  /** Median over the repetitions of gated rps / ungated rps of the same repetition. */
-  ratio: number;
+  /** Median over the repetitions of gated rps / ungated rps of the same repetition; absent with --paid-only. */
+  ratio?: number;
   /** The configuration's floor, when the bench has one and floors are on. */
   floor?: FloorComparison;
   /** The server's RSS (MB) after start and funding, and after all the load. */
@@ -77,26 +79,27 @@ export async function measureHotPath(
       const clientId = await fundClient(server.url, context.stripeApiUrl);
       const base = { duration: options.duration, connections: options.connections };
       const legs: Leg[] = [
-        { name: 'ungated', load: { ...base, url: `${server.url}${FREE_ROUTE}` }, processes: [server.child], ...(redis ? { redis } : {}) },
         { name: 'gated', load: { ...base, url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }) }, processes: [server.child], ...(redis ? { redis } : {}) },
       ];
+      if (!options.paidOnly) legs.unshift({ name: 'ungated', load: { ...base, url: `${server.url}${FREE_ROUTE}` }, processes: [server.child], ...(redis ? { redis } : {}) });
       if (floor) legs.push(floorLeg(floor, base, redis));
       const before = await server.child.usage();
       const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: config.name, log: context.log });
       const after = await server.child.usage();
-      const ungated = runs.get('ungated') ?? [];
+      writeProfileRequests(options.cpuProfDir, config.name, { paid: runs.get('gated'), ungated: runs.get('ungated') });
+      if (floor) writeProfileRequests(options.cpuProfDir, floor.name, { paid: runs.get(floor.name) });
+      const ungated = runs.get('ungated');
       const gated = runs.get('gated') ?? [];
       return {
         config: config.name,
         framework: config.framework,
         store: config.store,
-        ungated: summarize(ungated),
+        ...(ungated === undefined ? {} : { ungated: summarize(ungated), ratio: pairedRatio(gated, ungated, (run) => run.rps) }),
         gated: summarize(gated),
-        ratio: pairedRatio(gated, ungated, (run) => run.rps),
         ...(floor ? { floor: compare(floor.name, gated, runs.get(floor.name) ?? []) } : {}),
         rssBeforeMB: round(before.rss / MB, 1),
         rssAfterMB: round(after.rss / MB, 1),
-        failures: failuresOf([...ungated, ...gated]),
+        failures: failuresOf([...(ungated ?? []), ...gated]),
       };
     } finally {
       redis?.close();

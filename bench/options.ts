@@ -33,6 +33,8 @@ export interface BenchOptions {
   /** Number of first payments (one new card each); 0 skips that measurement. */
   payments: number;
   paymentConcurrency: number;
+  /** Measure only the paid route (and the floor): no ungated leg, so a server's CPU profile holds paid requests only. */
+  paidOnly: boolean;
   /** Run each configuration's floor in the same rounds (bench/floors/). */
   floors: boolean;
   /** Measure the gateway against its upstream and the in-process plugin. */
@@ -63,6 +65,7 @@ a markdown table and writes reports/bench-<timestamp>.json.
   --repetitions N       interleaved rounds (ungated, gated, floor; then reversed); the median is reported (default 3)
   --only A,B            configurations, e.g. fastify-memory,express-redis (default: all eight)
   --no-floors           do not run the floors
+  --paid-only           no ungated leg: only the paid route and its floor (for --cpu-prof: profiles of paid requests only)
   --no-gateway          do not measure the gateway
   --gateway-store K     store of the gateway and of the plugin it is compared with: memory | sqlite (default memory)
   --soak S              seconds of sustained gated load for the RSS and store-size check; 0 skips (default 60)
@@ -71,8 +74,8 @@ a markdown table and writes reports/bench-<timestamp>.json.
   --payment-concurrency N  concurrent first payments (default 10)
   --no-conformance      do not time a full conformance run
   --out FILE            where the JSON report goes
-  --cpu-prof DIR        run the server children under node --cpu-prof, profiles in DIR/<config>/
-                        (summarize the largest with tsx bench/profile-summary.ts FILE)
+  --cpu-prof DIR        run the server, floor and gateway children under node --cpu-prof, profiles in DIR/<child>/
+                        with the requests each served (summarize with tsx bench/profile-summary.ts DIR/<child>)
   --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, 4 s soak, no conformance
   -h, --help            print this text`;
 
@@ -127,6 +130,7 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
       'payment-concurrency': { type: 'string' },
       conformance: { type: 'boolean' },
       floors: { type: 'boolean' },
+      'paid-only': { type: 'boolean' },
       gateway: { type: 'boolean' },
       'gateway-store': { type: 'string' },
       out: { type: 'string' },
@@ -154,6 +158,7 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
     soakConfig,
     payments: integerOption('payments', values.payments, quick ? 20 : 200, 0),
     paymentConcurrency: integerOption('payment-concurrency', values['payment-concurrency'], 10, 1),
+    paidOnly: values['paid-only'] ?? false,
     floors: values.floors ?? true,
     gateway: values.gateway ?? true,
     gatewayStore: gatewayStore(values['gateway-store']),

@@ -18,7 +18,11 @@ export interface Leg {
 export interface RunResult extends LoadResult {
   serverCpuUs: number;
   redisCpuUs?: number;
+  /** When the load ran, in CLOCK_MONOTONIC µs (the clock of V8's CPU profiles). */
+  windowUs: [number, number];
 }
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** Medians over the repetitions of one leg. */
 export interface RouteSummary {
@@ -37,11 +41,13 @@ async function cpuMicros(processes: Array<BenchChild<unknown>>): Promise<number>
 
 async function measure(leg: Leg): Promise<RunResult> {
   const [before, redisBefore] = await Promise.all([cpuMicros(leg.processes), leg.redis?.read()]);
+  const began = monotonicUs();
   const load = await runLoad(leg.load);
+  const windowUs: [number, number] = [began, monotonicUs()];
   const [after, redisAfter] = await Promise.all([cpuMicros(leg.processes), leg.redis?.read()]);
   const requests = Math.max(1, load.ok + load.non2xx);
   const redisCpu = redisBefore === undefined || redisAfter === undefined ? undefined : round((redisAfter - redisBefore) / requests, 1);
-  return { ...load, serverCpuUs: round((after - before) / requests, 1), ...(redisCpu === undefined ? {} : { redisCpuUs: redisCpu }) };
+  return { ...load, serverCpuUs: round((after - before) / requests, 1), ...(redisCpu === undefined ? {} : { redisCpuUs: redisCpu }), windowUs };
 }
 
 /** Medians of one leg's runs. */
@@ -65,6 +71,7 @@ export function pairedRatio(a: RunResult[], b: RunResult[], pick: (run: RunResul
   });
   return round(median(ratios), 3);
 }
+
 
 /**
  * Warms every leg up for `warmup` s, then runs `repetitions` rounds: legs in order, then reversed (A B C, C B A, …),

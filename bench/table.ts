@@ -7,7 +7,8 @@ import { floorLines } from './table-floors.ts';
 import { gatewayLines } from './table-gateway.ts';
 import { soakLines } from './table-soak.ts';
 
-function cpu(ungated: RouteSummary, gated: RouteSummary): string {
+function cpu(ungated: RouteSummary | undefined, gated: RouteSummary): string {
+  if (ungated === undefined) return `– → ${gated.serverCpuUs.toFixed(0)}${gated.redisCpuUs === undefined ? '' : `; Redis – → ${gated.redisCpuUs.toFixed(0)}`}`;
   const server = `${ungated.serverCpuUs.toFixed(0)} → ${gated.serverCpuUs.toFixed(0)} (+${(gated.serverCpuUs - ungated.serverCpuUs).toFixed(0)})`;
   if (ungated.redisCpuUs === undefined || gated.redisCpuUs === undefined) return server;
   return `${server}; Redis ${ungated.redisCpuUs.toFixed(0)} → ${gated.redisCpuUs.toFixed(0)}`;
@@ -41,8 +42,8 @@ export function renderTable(report: BenchReport): string {
     ...table(
       ['config', 'ungated req/s', 'ungated p50 ms', 'ungated p99 ms', 'gated req/s', 'gated p50 ms', 'gated p99 ms', 'gated/ungated', 'server CPU µs/req ungated → gated', 'RSS before → after MB', 'failed requests'],
       report.hotPath.map((r) => [
-        r.config, r.ungated.rps, ms(r.ungated.p50), ms(r.ungated.p99), r.gated.rps, ms(r.gated.p50), ms(r.gated.p99),
-        r.ratio.toFixed(2), cpu(r.ungated, r.gated), `${r.rssBeforeMB} → ${r.rssAfterMB}`, r.failures,
+        r.config, r.ungated?.rps ?? '–', ms(r.ungated?.p50 ?? Number.NaN), ms(r.ungated?.p99 ?? Number.NaN), r.gated.rps, ms(r.gated.p50), ms(r.gated.p99),
+        r.ratio?.toFixed(2) ?? '–', cpu(r.ungated, r.gated), `${r.rssBeforeMB} → ${r.rssAfterMB}`, r.failures,
       ]),
     ),
   ];

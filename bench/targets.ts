@@ -58,7 +58,9 @@ export function evaluateTargets(
   const verdicts: TargetVerdict[] = floorTargets(hotPaths);
   for (const result of hotPaths) {
     const goal = RATIO_TARGETS[result.store] ?? 1;
-    verdicts.push({ target: `${result.config}: gated/ungated ≥ ${goal}`, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
+    const target = `${result.config}: gated/ungated ≥ ${goal}`;
+    if (result.ratio === undefined) verdicts.push({ target, measured: 'skipped (--paid-only)', verdict: 'not measured' });
+    else verdicts.push({ target, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
   }
   for (const result of hotPaths) {
     verdicts.push({

@@ -7,6 +7,7 @@ import { startChild, type BenchChild } from '../child-process.ts';
 import { cpuProfFlags } from '../cpu-prof.ts';
 import type { BenchOptions } from '../options.ts';
 import { fundClient, GATED_ROUTE, paymentHeader } from '../payment.ts';
+import { writeProfileRequests } from '../profile-requests.ts';
 import { pairedRatio, runRounds, summarize, type Leg, type RouteSummary, type RunResult } from '../rounds.ts';
 import { prepareStore, type PreparedStore } from '../stores.ts';
 
@@ -69,6 +70,10 @@ export async function measureGateway(options: BenchOptions, context: { runId: st
       leg('plugin', plugin.url, pluginClient, plugin.child),
     ];
     const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: 'gateway', log: context.log });
+    writeProfileRequests(options.cpuProfDir, 'gateway', { paid: runs.get('gateway') });
+    // The upstream serves the gateway's requests too: `paid` is its share of the gateway's load, `direct` its own leg.
+    writeProfileRequests(options.cpuProfDir, 'upstream', { paid: runs.get('gateway'), direct: runs.get('upstream') });
+    writeProfileRequests(options.cpuProfDir, `plugin-fastify-${options.gatewayStore}`, { paid: runs.get('plugin') });
     const [g, u, p] = [runs.get('gateway') ?? [], runs.get('upstream') ?? [], runs.get('plugin') ?? []];
     return {
       store: options.gatewayStore,
