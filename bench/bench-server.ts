@@ -1,17 +1,23 @@
 // Starts the reference server of one configuration in its own child process, on a fresh store.
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { startChild, type BenchChild } from './child-process.ts';
+import { cpuProfFlags } from './cpu-prof.ts';
 import type { BenchConfig } from './options.ts';
 import type { ServerChildSpec } from './server-child.ts';
 import { prepareStore, type PreparedStore } from './stores.ts';
 
 const SETTLE_MS = 250;
 
+/** What a server child announces: its URL, pid and its store's creditRetentionMs (null: the store has none). */
+interface ServerReady {
+  url: string;
+  pid: number;
+  creditRetentionMs: number | null;
+}
+
 /** A reference server under test. */
 export interface BenchServer {
   url: string;
-  child: BenchChild<{ url: string; pid: number }>;
+  child: BenchChild<ServerReady>;
   store: PreparedStore;
   /** Waits for abandoned requests, stops the child, then removes the store's data. */
   close(): Promise<void>;
@@ -32,14 +38,8 @@ export async function startBenchServer(config: BenchConfig, options: BenchServer
   const label = options.label ?? config.name;
   const store = await prepareStore(config.store, options.runId, label);
   const spec: ServerChildSpec = { framework: config.framework, store: store.config, stripeApi: options.stripeApiUrl };
-  const nodeFlags: string[] = [];
-  if (options.cpuProfDir !== undefined) {
-    // One directory per server: every thread (tsx's loader thread too) writes its own CPU.*.cpuprofile there.
-    const dir = resolve(options.cpuProfDir, label);
-    mkdirSync(dir, { recursive: true });
-    nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
-  }
-  let child: BenchChild<{ url: string; pid: number }>;
+  const nodeFlags = cpuProfFlags(options.cpuProfDir, label);
+  let child: BenchChild<ServerReady>;
   try {
     child = await startChild('bench/server-child.ts', [JSON.stringify(spec)], { nodeFlags });
   } catch (error) {

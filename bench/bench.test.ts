@@ -15,18 +15,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
 
 describe('npm run bench --quick', () => {
-  it('measures one configuration and reports the table and the JSON (shape only, no timing thresholds)', async () => {
+  it('measures one configuration beside its floor, the gateway and a soak, and reports the table and the JSON (shape only, no timing thresholds)', async () => {
     const out = join(dir, 'bench.json');
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--conditions=credit402-source', '--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--out', out],
-      { cwd: ROOT, timeout: 25_000 },
+      { cwd: ROOT, timeout: 55_000 },
     );
 
     expect(stdout).toMatch(/^## credit402 bench — /m);
     expect(stdout).toMatch(/\d+ cores \(/);
     expect(stdout).toContain('| config | ungated req/s |');
     expect(stdout).toMatch(/^\| fastify-memory \| \d+ \|/m);
+    expect(stdout).toContain('### Against the floors');
+    expect(stdout).toMatch(/^\| fastify-memory \| floor-fastify-memory \| \d+ → \d+ \|/m);
+    expect(stdout).toContain('### Gateway: paid');
+    expect(stdout).toMatch(/^\| through the gateway .* \| \d+ \|/m);
     expect(stdout).toContain('### First payment');
     expect(stdout).toContain('### Soak');
     expect(stdout).toContain('| target | measured | verdict |');
@@ -46,14 +50,31 @@ describe('npm run bench --quick', () => {
       expect(route?.runs[0]?.ok).toBeGreaterThan(0);
     }
     expect([hot?.ratio, hot?.rssBeforeMB, hot?.rssAfterMB, hot?.gated.serverCpuUs].every(isNumber)).toBe(true);
+    expect(hot?.floor).toMatchObject({ floor: 'floor-fastify-memory', failures: 0 });
+    expect(hot?.floor?.paid.runs).toHaveLength(1);
+    expect([hot?.floor?.paid.rps, hot?.floor?.paid.p99, hot?.floor?.paid.serverCpuUs, hot?.floor?.rpsRatio, hot?.floor?.addedCpuUs, hot?.floor?.p99Ratio].every(isNumber)).toBe(true);
+    expect(report.gateway).toMatchObject({ store: 'memory', failures: { gateway: 0, upstream: 0, plugin: 0 } });
+    for (const leg of [report.gateway?.gateway, report.gateway?.upstream, report.gateway?.plugin]) {
+      expect([leg?.rps, leg?.p99, leg?.serverCpuUs].every(isNumber)).toBe(true);
+      expect(leg?.runs[0]?.ok).toBeGreaterThan(0);
+    }
+    expect([report.gateway?.gatewayVsUpstream.rps, report.gateway?.gatewayVsPlugin.p99].every(isNumber)).toBe(true);
     expect(report.firstPayment?.throughGate).toMatchObject({ count: 10, failures: 0 });
     expect(isNumber(report.firstPayment?.throughGate.callerCpuMs)).toBe(true);
     expect(report.firstPayment?.processorAlone.failures).toBe(0);
     expect(report.firstPayment?.emulatorPaymentIntent.failures).toBe(0);
-    expect(report.soak).toMatchObject({ config: 'fastify-memory', seconds: 1, failures: 0 });
-    expect(isNumber(report.soak?.growthMB)).toBe(true);
+    expect(report.soak).toMatchObject({ config: 'fastify-memory', seconds: 1, conclusive: false, failures: 0 });
+    expect([report.soak?.growthMB, report.soak?.rssTrend.perMinute, report.soak?.heapTrend.r2].every(isNumber)).toBe(true);
+    expect(report.soak?.store).toMatchObject({ kind: 'memory', creditRetentionMs: null, trend: { unbounded: false } });
+    expect(report.soak?.store.recordsEnd).toBeGreaterThan(0);
+    expect(report.soak?.store.retention).toContain('maxTransactionsPerClient');
+    expect(report.soak?.samples.length).toBeGreaterThanOrEqual(2);
     expect(report.conformance).toBeUndefined();
-    expect(report.targets.map((target) => target.verdict).every((v) => ['met', 'missed', 'not measured'].includes(v))).toBe(true);
+    expect(report.targets.map((target) => target.verdict).every((v) => ['met', 'not met', 'not measured'].includes(v))).toBe(true);
+    const floorTargets = report.targets.filter((target) => target.target.startsWith('fastify-memory: paid req/s ≥ 0.9× the floor') || target.target.startsWith('fastify-memory: p99 ≤ 1.5×'));
+    expect(floorTargets.map((target) => target.verdict).every((v) => v === 'met' || v === 'not met')).toBe(true);
+    expect(floorTargets).toHaveLength(2);
+    expect(report.targets.find((target) => target.target.includes('store size bounded'))?.verdict).toBe('not measured');
     expect(report.targets.find((target) => target.target.startsWith('full conformance run'))?.verdict).toBe('not measured');
-  }, 30_000);
+  }, 60_000);
 });

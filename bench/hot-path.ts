@@ -1,25 +1,26 @@
-// The gate's per-request cost for one configuration: ungated vs gated (paid by clientId), interleaved repetitions.
-import { startBenchServer, type BenchServer } from './bench-server.ts';
-import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
+// The gate's per-request cost for one configuration: ungated, gated (paid by clientId) and its floor, in interleaved rounds.
+import { startBenchServer } from './bench-server.ts';
+import { startFloor, type FloorServer } from './floors/floor-server.ts';
+import { floorOf } from './floors/floors.ts';
 import type { BenchConfig, BenchOptions } from './options.ts';
 import { FREE_ROUTE, fundClient, GATED_ROUTE, paymentHeader } from './payment.ts';
-import { openRedisCpuProbe, type RedisCpuProbe } from './redis-cpu.ts';
+import { writeProfileRequests } from './profile-requests.ts';
+import { openRedisCpuProbe } from './redis-cpu.ts';
+import { pairedRatio, runRounds, summarize, type Leg, type RouteSummary, type RunResult } from './rounds.ts';
 import { median, round } from './stats.ts';
 
-/** One measurement with what it cost the server process (and Redis), in CPU microseconds per request. */
-interface RunResult extends LoadResult {
-  serverCpuUs: number;
-  redisCpuUs?: number;
-}
-
-/** Medians over the repetitions of one route. */
-export interface RouteSummary {
-  rps: number;
-  p50: number;
-  p99: number;
-  serverCpuUs: number;
-  redisCpuUs?: number;
-  runs: RunResult[];
+/** The gated route against its floor, measured in the same rounds. */
+export interface FloorComparison {
+  floor: string;
+  paid: RouteSummary;
+  /** Median over the repetitions of gated rps / floor rps of the same repetition. */
+  rpsRatio: number;
+  /** Median over the repetitions of gated − floor server CPU µs per paid request. */
+  addedCpuUs: number;
+  /** Median over the repetitions of gated p99 / floor p99. */
+  p99Ratio: number;
+  /** Non-2xx answers and connection errors of the floor, warm-up excluded. */
+  failures: number;
 }
 
 /** What the bench found for one configuration. */
@@ -27,97 +28,92 @@ export interface HotPathResult {
   config: string;
   framework: string;
   store: string;
-  ungated: RouteSummary;
+  /** Absent with --paid-only. */
+  ungated?: RouteSummary;
   gated: RouteSummary;
-  /** Median over the repetitions of gated rps / ungated rps of the same repetition. */
-  ratio: number;
+  /** Median over the repetitions of gated rps / ungated rps of the same repetition; absent with --paid-only. */
+  ratio?: number;
+  /** The configuration's floor, when the bench has one and floors are on. */
+  floor?: FloorComparison;
   /** The server's RSS (MB) after start and funding, and after all the load. */
   rssBeforeMB: number;
   rssAfterMB: number;
-  /** Non-2xx responses and connection errors over every run, warm-up excluded. */
+  /** Non-2xx responses and connection errors over every run of the reference, warm-up excluded. */
   failures: number;
 }
 
 const MB = 1024 * 1024;
 
-function summarize(runs: RunResult[]): RouteSummary {
-  const redis = runs.flatMap((run) => (run.redisCpuUs === undefined ? [] : [run.redisCpuUs]));
+const failuresOf = (runs: RunResult[]): number => runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0);
+
+function compare(floor: string, gated: RunResult[], paid: RunResult[]): FloorComparison {
   return {
-    rps: median(runs.map((run) => run.rps)),
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
-    serverCpuUs: median(runs.map((run) => run.serverCpuUs)),
-    ...(redis.length === 0 ? {} : { redisCpuUs: median(redis) }),
-    runs,
+    floor,
+    paid: summarize(paid),
+    rpsRatio: pairedRatio(gated, paid, (run) => run.rps),
+    addedCpuUs: round(median(gated.map((run, index) => run.serverCpuUs - (paid[index]?.serverCpuUs ?? Number.NaN))), 1),
+    p99Ratio: pairedRatio(gated, paid, (run) => run.p99),
+    failures: failuresOf(paid),
   };
 }
 
-async function measure(server: BenchServer, spec: LoadSpec, redis: RedisCpuProbe | undefined): Promise<RunResult> {
-  const [before, redisBefore] = await Promise.all([server.child.usage(), redis?.read()]);
-  const load = await runLoad(spec);
-  const [after, redisAfter] = await Promise.all([server.child.usage(), redis?.read()]);
-  const requests = Math.max(1, load.ok + load.non2xx);
-  const redisCpu = redisBefore === undefined || redisAfter === undefined ? undefined : round((redisAfter - redisBefore) / requests, 1);
-  return {
-    ...load,
-    serverCpuUs: round((after.cpuMicros - before.cpuMicros) / requests, 1),
-    ...(redisCpu === undefined ? {} : { redisCpuUs: redisCpu }),
-  };
-}
-
-/** Measures `config`: fund one client, warm up both routes, then alternate ungated and gated runs. */
+/** Measures `config`: fund one client, warm up every leg, then rounds of ungated, gated and the floor's paid route. */
 export async function measureHotPath(
   config: BenchConfig,
   options: BenchOptions,
   context: { runId: string; stripeApiUrl: string; log(line: string): void },
 ): Promise<HotPathResult> {
-  const server = await startBenchServer(config, {
-    runId: context.runId,
-    stripeApiUrl: context.stripeApiUrl,
-    cpuProfDir: options.cpuProfDir,
-  });
-  const redis = config.store === 'redis' ? await openRedisCpuProbe() : undefined;
+  const floorDef = options.floors ? floorOf(config) : undefined;
+  const [serverStart, floorStart] = await Promise.allSettled([
+    startBenchServer(config, { runId: context.runId, stripeApiUrl: context.stripeApiUrl, cpuProfDir: options.cpuProfDir }),
+    floorDef === undefined ? undefined : startFloor(floorDef, { runId: context.runId, cpuProfDir: options.cpuProfDir }),
+  ]);
+  const started = [serverStart, floorStart].flatMap((start) => (start.status === 'fulfilled' && start.value !== undefined ? [start.value] : []));
   try {
-    const clientId = await fundClient(server.url, context.stripeApiUrl);
-    const ungatedSpec = { url: `${server.url}${FREE_ROUTE}`, duration: options.duration, connections: options.connections };
-    const gatedSpec = { ...ungatedSpec, url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }) };
-    const before = await server.child.usage();
-    if (options.warmup > 0) {
-      await runLoad({ ...ungatedSpec, duration: options.warmup });
-      await runLoad({ ...gatedSpec, duration: options.warmup });
+    if (serverStart.status === 'rejected') throw serverStart.reason;
+    if (floorStart.status === 'rejected') throw floorStart.reason;
+    const server = serverStart.value;
+    const floor = floorStart.value;
+    const redis = config.store === 'redis' ? await openRedisCpuProbe() : undefined;
+    try {
+      const clientId = await fundClient(server.url, context.stripeApiUrl);
+      const base = { duration: options.duration, connections: options.connections };
+      const legs: Leg[] = [
+        { name: 'gated', load: { ...base, url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }) }, processes: [server.child], ...(redis ? { redis } : {}) },
+      ];
+      if (!options.paidOnly) legs.unshift({ name: 'ungated', load: { ...base, url: `${server.url}${FREE_ROUTE}` }, processes: [server.child], ...(redis ? { redis } : {}) });
+      if (floor) legs.push(floorLeg(floor, base, redis));
+      const before = await server.child.usage();
+      const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: config.name, log: context.log });
+      const after = await server.child.usage();
+      writeProfileRequests(options.cpuProfDir, config.name, { paid: runs.get('gated'), ungated: runs.get('ungated') });
+      if (floor) writeProfileRequests(options.cpuProfDir, floor.name, { paid: runs.get(floor.name) });
+      const ungated = runs.get('ungated');
+      const gated = runs.get('gated') ?? [];
+      return {
+        config: config.name,
+        framework: config.framework,
+        store: config.store,
+        ...(ungated === undefined ? {} : { ungated: summarize(ungated), ratio: pairedRatio(gated, ungated, (run) => run.rps) }),
+        gated: summarize(gated),
+        ...(floor ? { floor: compare(floor.name, gated, runs.get(floor.name) ?? []) } : {}),
+        rssBeforeMB: round(before.rss / MB, 1),
+        rssAfterMB: round(after.rss / MB, 1),
+        failures: failuresOf([...(ungated ?? []), ...gated]),
+      };
+    } finally {
+      redis?.close();
     }
-    const ungated: RunResult[] = [];
-    const gated: RunResult[] = [];
-    const ratios: number[] = [];
-    for (let rep = 0; rep < options.repetitions; rep++) {
-      // ABBA order: a drift over the run weighs on both routes alike.
-      const gatedFirst = rep % 2 === 1;
-      const first = await measure(server, gatedFirst ? gatedSpec : ungatedSpec, redis);
-      const second = await measure(server, gatedFirst ? ungatedSpec : gatedSpec, redis);
-      const [u, g] = gatedFirst ? [second, first] : [first, second];
-      ungated.push(u);
-      gated.push(g);
-      ratios.push(u.rps === 0 ? 0 : g.rps / u.rps);
-      context.log(
-        `  ${config.name} rep ${rep + 1}: ungated ${u.rps} req/s p99 ${u.p99} ms ${u.serverCpuUs} µs CPU/req, ` +
-          `gated ${g.rps} req/s p99 ${g.p99} ms ${g.serverCpuUs} µs CPU/req`,
-      );
-    }
-    const after = await server.child.usage();
-    const failures = [...ungated, ...gated].reduce((sum, run) => sum + run.non2xx + run.errors, 0);
-    return {
-      config: config.name,
-      framework: config.framework,
-      store: config.store,
-      ungated: summarize(ungated),
-      gated: summarize(gated),
-      ratio: round(median(ratios), 3),
-      rssBeforeMB: round(before.rss / MB, 1),
-      rssAfterMB: round(after.rss / MB, 1),
-      failures,
-    };
   } finally {
-    redis?.close();
-    await server.close();
+    await Promise.all(started.map((one) => one.close()));
   }
+}
+
+function floorLeg(floor: FloorServer, base: { duration: number; connections: number }, redis: Leg['redis']): Leg {
+  return {
+    name: floor.name,
+    load: { ...base, url: `${floor.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId: floor.clientId }) },
+    processes: [floor.child],
+    ...(redis ? { redis } : {}),
+  };
 }

@@ -26,13 +26,21 @@ export interface BenchOptions {
   connections: number;
   repetitions: number;
   configs: BenchConfig[];
-  /** Seconds of sustained gated load for the RSS check; 0 skips it. */
+  /** Seconds of sustained gated load for the RSS and store-size check; 0 skips it. */
   soak: number;
   /** The configuration the soak and the first-payment measurements run on. */
   soakConfig: BenchConfig;
   /** Number of first payments (one new card each); 0 skips that measurement. */
   payments: number;
   paymentConcurrency: number;
+  /** Measure only the paid route (and the floor): no ungated leg, so a server's CPU profile holds paid requests only. */
+  paidOnly: boolean;
+  /** Run each configuration's floor in the same rounds (bench/floors/). */
+  floors: boolean;
+  /** Measure the gateway against its upstream and the in-process plugin. */
+  gateway: boolean;
+  /** The store of the gateway and of the plugin it is compared with. */
+  gatewayStore: 'memory' | 'sqlite';
   /** Time a full conformance run. */
   conformance: boolean;
   /** JSON report path; default reports/bench-<ISO timestamp>.json. */
@@ -46,23 +54,29 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [options]
 
 Measures the credit402 gate on loopback: ungated vs gated requests per second and latency for each
-framework and store, the first-payment path, the server's RSS under sustained load, and the wall time
-of a full conformance run. Prints a markdown table and writes reports/bench-<timestamp>.json.
+framework and store, each against its floor (bare Fastify or Express and one store operation per paid
+request), the gateway against its upstream and the in-process plugin, the first-payment path, the
+server's RSS and store size under sustained load, and the wall time of a full conformance run. Prints
+a markdown table and writes reports/bench-<timestamp>.json.
 
-  --duration S          seconds per measurement (default 5)
+  --duration S          seconds per measurement (default 4)
   --warmup S            seconds of warm-up per route (default 1)
-  --connections N       concurrent connections (default 10)
-  --repetitions N       interleaved ungated/gated pairs; the median is reported (default 3)
+  --connections N       concurrent connections (default 50)
+  --repetitions N       interleaved rounds (ungated, gated, floor; then reversed); the median is reported (default 3)
   --only A,B            configurations, e.g. fastify-memory,express-redis (default: all eight)
-  --soak S              seconds of sustained gated load for the RSS check; 0 skips (default 30)
+  --no-floors           do not run the floors
+  --paid-only           no ungated leg: only the paid route and its floor (for --cpu-prof: profiles of paid requests only)
+  --no-gateway          do not measure the gateway
+  --gateway-store K     store of the gateway and of the plugin it is compared with: memory | sqlite (default memory)
+  --soak S              seconds of sustained gated load for the RSS and store-size check; 0 skips (default 60)
   --soak-config NAME    configuration of the soak and first-payment runs (default fastify-sqlite)
   --payments N          first payments with a new card each; 0 skips (default 200)
   --payment-concurrency N  concurrent first payments (default 10)
   --no-conformance      do not time a full conformance run
   --out FILE            where the JSON report goes
-  --cpu-prof DIR        run the server children under node --cpu-prof, profiles in DIR/<config>/
-                        (summarize the largest with tsx bench/profile-summary.ts FILE)
-  --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, no soak, no conformance
+  --cpu-prof DIR        run the server, floor and gateway children under node --cpu-prof, profiles in DIR/<child>/
+                        with the requests each served (summarize with tsx bench/profile-summary.ts DIR/<child>)
+  --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, 4 s soak, no conformance
   -h, --help            print this text`;
 
 /** A command-line mistake; the message is meant for the user. */
@@ -81,6 +95,11 @@ function integerOption(name: string, value: string | undefined, fallback: number
   const number = numberOption(name, value, fallback, min);
   if (!Number.isInteger(number)) throw new BenchUsageError(`--${name} must be an integer, got "${value}"`);
   return number;
+}
+
+function gatewayStore(value: string | undefined): 'memory' | 'sqlite' {
+  if (value === undefined || value === 'memory' || value === 'sqlite') return value ?? 'memory';
+  throw new BenchUsageError(`--gateway-store must be memory or sqlite, got "${value}"`);
 }
 
 /** Every configuration, stores outermost so the table groups by store. */
@@ -110,6 +129,10 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
       payments: { type: 'string' },
       'payment-concurrency': { type: 'string' },
       conformance: { type: 'boolean' },
+      floors: { type: 'boolean' },
+      'paid-only': { type: 'boolean' },
+      gateway: { type: 'boolean' },
+      'gateway-store': { type: 'string' },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
       quick: { type: 'boolean' },
@@ -126,15 +149,19 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
     ? pickConfig(soakName, known)
     : (configs.find((config) => config.name === 'fastify-sqlite') ?? (configs[0] as BenchConfig));
   return {
-    duration: numberOption('duration', values.duration, quick ? 1 : 5, 0.2),
+    duration: numberOption('duration', values.duration, quick ? 1 : 4, 0.2),
     warmup: numberOption('warmup', values.warmup, quick ? 0.25 : 1, 0),
-    connections: integerOption('connections', values.connections, 10, 1),
+    connections: integerOption('connections', values.connections, 50, 1),
     repetitions: integerOption('repetitions', values.repetitions, quick ? 1 : 3, 1),
     configs,
-    soak: numberOption('soak', values.soak, quick ? 0 : 30, 0),
+    soak: numberOption('soak', values.soak, quick ? 4 : 60, 0),
     soakConfig,
     payments: integerOption('payments', values.payments, quick ? 20 : 200, 0),
     paymentConcurrency: integerOption('payment-concurrency', values['payment-concurrency'], 10, 1),
+    paidOnly: values['paid-only'] ?? false,
+    floors: values.floors ?? true,
+    gateway: values.gateway ?? true,
+    gatewayStore: gatewayStore(values['gateway-store']),
     conformance: values.conformance ?? !quick,
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceResult } from './conformance.ts';
 import type { FirstPaymentResult } from './first-payment.ts';
+import type { GatewayResult } from './gateway/gateway-bench.ts';
 import type { HotPathResult } from './hot-path.ts';
 import type { BenchOptions } from './options.ts';
 import type { SoakResult } from './soak.ts';
@@ -34,6 +35,10 @@ export interface BenchReport {
   skipped: Array<{ config: string; reason: string }>;
   firstPayment?: FirstPaymentResult;
   soak?: SoakResult;
+  /** The gateway vs its upstream vs the in-process plugin (issue 15). */
+  gateway?: GatewayResult;
+  /** Why the gateway was not measured, when it was asked for and failed. */
+  gatewaySkipped?: string;
   conformance?: ConformanceResult;
   targets: TargetVerdict[];
 }

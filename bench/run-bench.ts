@@ -4,11 +4,13 @@ import { startBenchServer } from './bench-server.ts';
 import { startChild, type BenchChild } from './child-process.ts';
 import { timeConformance, type ConformanceResult } from './conformance.ts';
 import { measureFirstPayments, type FirstPaymentResult } from './first-payment.ts';
+import { measureGateway, type GatewayResult } from './gateway/gateway-bench.ts';
 import { measureHotPath, type HotPathResult } from './hot-path.ts';
 import { BenchUsageError, parseBenchArgs, USAGE, type BenchOptions } from './options.ts';
 import { fundClient, GATED_ROUTE, paymentHeader } from './payment.ts';
 import { defaultReportPath, machineInfo, writeReport, type BenchReport } from './report.ts';
 import { soak, type SoakResult } from './soak.ts';
+import { openStoreSizeProbe } from './store-size.ts';
 import { storeUnavailable } from './stores.ts';
 import { renderTable } from './table.ts';
 import { evaluateTargets } from './targets.ts';
@@ -46,7 +48,13 @@ async function paymentsAndSoak(
       log(`soak: ${options.soak} s of gated load on ${config.name}`);
       const clientId = await fundClient(server.url, emulator.ready.url);
       const spec = { url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }), connections: options.connections };
-      out.soak = await soak(config.name, server.child, spec, options.soak, options.warmup);
+      const probe = await openStoreSizeProbe(server.store, server.child, clientId);
+      try {
+        const target = { config: config.name, store: config.store, child: server.child, probe, creditRetentionMs: server.child.ready.creditRetentionMs };
+        out.soak = await soak(target, spec, options.soak, options.warmup);
+      } finally {
+        await probe.close();
+      }
     }
     return out;
   } finally {
@@ -64,6 +72,7 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
   let failed = false;
   let extra: { firstPayment?: FirstPaymentResult; soak?: SoakResult } = {};
   let conformance: ConformanceResult | undefined;
+  let gateway: { gateway?: GatewayResult; gatewaySkipped?: string } = {};
 
   // Each external store (Redis, PostgreSQL) is checked once; a configuration on one that does not answer is skipped.
   const kinds = [...new Set([...options.configs, options.soakConfig].map((config) => config.store))];
@@ -84,6 +93,16 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
         skipped.push({ config: config.name, reason: `failed: ${error instanceof Error ? error.message : String(error)}` });
       }
     }
+    if (options.gateway) {
+      log(`gateway: through the gateway vs the upstream vs the plugin (${options.gatewayStore})`);
+      gateway = await measureGateway(options, { runId, stripeApiUrl: emulator.ready.url, log }).then(
+        (result) => ({ gateway: result }),
+        (error: unknown) => {
+          failed = true;
+          return { gatewaySkipped: `failed: ${error instanceof Error ? error.message : String(error)}` };
+        },
+      );
+    }
     if ((options.payments > 0 || options.soak > 0) && !down.get(options.soakConfig.store)) {
       extra = await paymentsAndSoak(options, runId, emulator);
     }
@@ -103,6 +122,7 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
     hotPath,
     skipped,
     ...extra,
+    ...gateway,
     ...(conformance === undefined ? {} : { conformance }),
     targets: evaluateTargets(hotPath, extra.soak, conformance, options.soak),
   };

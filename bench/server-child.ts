@@ -16,4 +16,7 @@ const config = loadServerConfig({
   overrides: { port: 0, framework: spec.framework, store: spec.store, stripeApi: spec.stripeApi },
 });
 const server = await startReferenceServer(config);
-serveParent({ url: server.url }, () => server.close());
+serveParent({ url: server.url, creditRetentionMs: server.store.creditRetentionMs ?? null }, () => server.close(), {
+  // The memory store's size, which only this process can see: the client's log records.
+  storeSize: async (request) => ({ records: (await server.store.listTransactions?.(String(request.clientId)))?.length ?? 0 }),
+});

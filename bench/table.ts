@@ -1,19 +1,14 @@
-// Renders a bench report as markdown: the machine, the hot path per configuration, payments, soak, targets.
+// Renders a bench report as markdown: the machine, the hot path, the floors, the gateway, payments, soak, targets.
 import type { PaymentRate } from './first-payment.ts';
-import type { RouteSummary } from './hot-path.ts';
+import { ms, table } from './markdown.ts';
 import type { BenchReport } from './report.ts';
+import type { RouteSummary } from './rounds.ts';
+import { floorLines } from './table-floors.ts';
+import { gatewayLines } from './table-gateway.ts';
+import { soakLines } from './table-soak.ts';
 
-function row(cells: Array<string | number>): string {
-  return `| ${cells.join(' | ')} |`;
-}
-
-function table(header: string[], rows: Array<Array<string | number>>): string[] {
-  return [row(header), row(header.map(() => '---')), ...rows.map(row)];
-}
-
-const ms = (value: number): string => (Number.isNaN(value) ? '–' : value.toFixed(2));
-
-function cpu(ungated: RouteSummary, gated: RouteSummary): string {
+function cpu(ungated: RouteSummary | undefined, gated: RouteSummary): string {
+  if (ungated === undefined) return `– → ${gated.serverCpuUs.toFixed(0)}${gated.redisCpuUs === undefined ? '' : `; Redis – → ${gated.redisCpuUs.toFixed(0)}`}`;
   const server = `${ungated.serverCpuUs.toFixed(0)} → ${gated.serverCpuUs.toFixed(0)} (+${(gated.serverCpuUs - ungated.serverCpuUs).toFixed(0)})`;
   if (ungated.redisCpuUs === undefined || gated.redisCpuUs === undefined) return server;
   return `${server}; Redis ${ungated.redisCpuUs.toFixed(0)} → ${gated.redisCpuUs.toFixed(0)}`;
@@ -24,29 +19,38 @@ function paymentRow(name: string, rate: PaymentRate): Array<string | number> {
   return [name, rate.count, rate.concurrency, rate.perSecond.toFixed(1), ms(rate.p50), ms(rate.p99), ms(rate.callerCpuMs), ms(rate.emulatorCpuMs), failures];
 }
 
-/** The whole report as markdown lines. */
-export function renderTable(report: BenchReport): string {
+function header(report: BenchReport): string[] {
   const { machine, options } = report;
-  const lines: string[] = [
+  return [
     `## credit402 bench — ${report.startedAt}`,
     '',
     `${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}, ${machine.totalMemoryGB} GB, load average ${machine.loadAverage} at start. ` +
       `${options.duration} s per measurement × ${options.repetitions} interleaved repetitions (median), ${options.connections} connections, ${options.warmup} s warm-up per route; ` +
-      'server in its own process, load generator (autocannon) in the bench process, all on loopback. ' +
+      'each server and floor in its own process, load generator (autocannon) in the bench process, all on loopback. ' +
       "Server CPU µs/req is the server process's user + system time per request (kernel TCP work included); on a 2-core machine it shows " +
       "the gate's cost better than req/s, which the load generator and Redis share the cores for.",
+  ];
+}
+
+/** The whole report as markdown lines. */
+export function renderTable(report: BenchReport): string {
+  const lines: string[] = [
+    ...header(report),
     '',
     '### Hot path: ungated `GET /free` vs gated `GET /api/nodesc` paid by clientId (1 unit)',
     '',
     ...table(
       ['config', 'ungated req/s', 'ungated p50 ms', 'ungated p99 ms', 'gated req/s', 'gated p50 ms', 'gated p99 ms', 'gated/ungated', 'server CPU µs/req ungated → gated', 'RSS before → after MB', 'failed requests'],
       report.hotPath.map((r) => [
-        r.config, r.ungated.rps, ms(r.ungated.p50), ms(r.ungated.p99), r.gated.rps, ms(r.gated.p50), ms(r.gated.p99),
-        r.ratio.toFixed(2), cpu(r.ungated, r.gated), `${r.rssBeforeMB} → ${r.rssAfterMB}`, r.failures,
+        r.config, r.ungated?.rps ?? '–', ms(r.ungated?.p50 ?? Number.NaN), ms(r.ungated?.p99 ?? Number.NaN), r.gated.rps, ms(r.gated.p50), ms(r.gated.p99),
+        r.ratio?.toFixed(2) ?? '–', cpu(r.ungated, r.gated), `${r.rssBeforeMB} → ${r.rssAfterMB}`, r.failures,
       ]),
     ),
   ];
   for (const skipped of report.skipped) lines.push('', `${skipped.config}: not measured (${skipped.reason})`);
+  lines.push(...floorLines(report.hotPath, report.options.connections));
+  if (report.gateway) lines.push(...gatewayLines(report.gateway, report.options.connections));
+  if (report.gatewaySkipped) lines.push('', `Gateway: not measured (${report.gatewaySkipped})`);
   if (report.firstPayment) {
     const fp = report.firstPayment;
     lines.push(
@@ -60,17 +64,7 @@ export function renderTable(report: BenchReport): string {
       ]),
     );
   }
-  if (report.soak) {
-    const s = report.soak;
-    lines.push(
-      '',
-      `### Soak: ${s.seconds} s of gated load on ${s.config}`,
-      '',
-      ...table(['requests', 'req/s', 'p99 ms', 'RSS after warm-up MB', 'RSS end MB', 'RSS max MB', 'growth MB', 'heap MB start → end', 'failed requests'], [
-        [s.requests, s.rps, ms(s.p99), s.rssStartMB, s.rssEndMB, s.rssMaxMB, s.growthMB, `${s.heapStartMB} → ${s.heapEndMB}`, s.failures],
-      ]),
-    );
-  }
+  if (report.soak) lines.push(...soakLines(report.soak));
   lines.push('', '### Targets', '', ...table(['target', 'measured', 'verdict'], report.targets.map((t) => [t.target, t.measured, t.verdict])));
   lines.push('', `Bench wall time: ${report.wallSeconds.toFixed(0)} s.`);
   return lines.join('\n');

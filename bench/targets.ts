@@ -1,7 +1,8 @@
 // The bench's performance targets and their verdicts against one run's figures.
 import type { ConformanceResult } from './conformance.ts';
+import { floorTargets } from './floor-targets.ts';
 import type { HotPathResult } from './hot-path.ts';
-import type { SoakResult } from './soak.ts';
+import { CONCLUSIVE_SOAK_S, type SoakResult } from './soak.ts';
 
 /** Gated/ungated throughput each store should keep at least. */
 const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6, postgres: 0.6 };
@@ -16,11 +17,35 @@ const CONFORMANCE_TARGET_S = 30;
 export interface TargetVerdict {
   target: string;
   measured: string;
-  verdict: 'met' | 'missed' | 'not measured';
+  verdict: 'met' | 'not met' | 'not measured';
 }
 
-function verdict(met: boolean): 'met' | 'missed' {
-  return met ? 'met' : 'missed';
+function verdict(met: boolean): 'met' | 'not met' {
+  return met ? 'met' : 'not met';
+}
+
+function soakTargets(soak: SoakResult | undefined, soakSeconds: number): TargetVerdict[] {
+  if (soak === undefined) return [{ target: `RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soakSeconds || 60} s`, measured: 'skipped', verdict: 'not measured' }];
+  const { store } = soak;
+  const flagged = (unbounded: boolean): TargetVerdict['verdict'] => (soak.conclusive ? verdict(!unbounded) : 'not measured');
+  const short = soak.conclusive ? '' : ` (soak too short to tell: ${soak.seconds} s < ${CONCLUSIVE_SOAK_S} s)`;
+  return [
+    {
+      target: `${soak.config}: RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soak.seconds} s`,
+      measured: `${soak.growthMB.toFixed(1)} MB (${soak.rssStartMB} → ${soak.rssEndMB} MB, ${soak.requests} requests)`,
+      verdict: verdict(soak.growthMB < SOAK_GROWTH_TARGET_MB),
+    },
+    {
+      target: `${soak.config}: RSS not climbing steadily over the soak's second half`,
+      measured: `${soak.rssTrend.perMinute} MB/min (r² ${soak.rssTrend.r2}); heap ${soak.heapTrend.perMinute} MB/min (r² ${soak.heapTrend.r2})${short}`,
+      verdict: flagged(soak.rssTrend.unbounded),
+    },
+    {
+      target: `${soak.config}: store size bounded over the soak (${store.kind})`,
+      measured: `${store.recordsStart} → ${store.recordsEnd} log records, ${store.recordsPerRequest} per paid request over the second half${short}`,
+      verdict: flagged(store.trend.unbounded),
+    },
+  ];
 }
 
 /** Verdicts for every target the run measured (and the others marked as not measured). */
@@ -30,10 +55,12 @@ export function evaluateTargets(
   conformance: ConformanceResult | undefined,
   soakSeconds: number,
 ): TargetVerdict[] {
-  const verdicts: TargetVerdict[] = [];
+  const verdicts: TargetVerdict[] = floorTargets(hotPaths);
   for (const result of hotPaths) {
     const goal = RATIO_TARGETS[result.store] ?? 1;
-    verdicts.push({ target: `${result.config}: gated/ungated ≥ ${goal}`, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
+    const target = `${result.config}: gated/ungated ≥ ${goal}`;
+    if (result.ratio === undefined) verdicts.push({ target, measured: 'skipped (--paid-only)', verdict: 'not measured' });
+    else verdicts.push({ target, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
   }
   for (const result of hotPaths) {
     verdicts.push({
@@ -42,15 +69,7 @@ export function evaluateTargets(
       verdict: verdict(result.gated.p99 < GATED_P99_TARGET_MS),
     });
   }
-  verdicts.push(
-    soak === undefined
-      ? { target: `RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soakSeconds || 30} s`, measured: 'skipped', verdict: 'not measured' }
-      : {
-          target: `${soak.config}: RSS growth < ${SOAK_GROWTH_TARGET_MB} MB over ${soak.seconds} s`,
-          measured: `${soak.growthMB.toFixed(1)} MB (${soak.rssStartMB} → ${soak.rssEndMB} MB, ${soak.requests} requests)`,
-          verdict: verdict(soak.growthMB < SOAK_GROWTH_TARGET_MB),
-        },
-  );
+  verdicts.push(...soakTargets(soak, soakSeconds));
   const conformanceTarget = `full conformance run < ${CONFORMANCE_TARGET_S} s`;
   if (conformance === undefined) verdicts.push({ target: conformanceTarget, measured: 'skipped', verdict: 'not measured' });
   else if (conformance.status === 'passed') {
