@@ -23,9 +23,14 @@ export async function storeCall<T>(report: ErrorReporter, stage: string, message
   try {
     return await op();
   } catch (error) {
-    report(error, stage);
-    throw new StoreUnavailableError(message, { cause: error }, stage);
+    throw storeFailure(report, stage, message, error);
   }
+}
+
+/** Reports a failed store call and returns the {@link StoreUnavailableError} to throw for it (what {@link storeCall} throws). */
+export function storeFailure(report: ErrorReporter, stage: string, message: string, error: unknown): StoreUnavailableError {
+  report(error, stage);
+  return new StoreUnavailableError(message, { cause: error }, stage);
 }
 
 /** Socket and HTTP-client error codes of a request that got no (complete) answer: Node's net/dns and undici's. */

@@ -65,6 +65,7 @@ export function serviceUnavailable(message: string): RespondDecision {
 
 /** A deep-frozen paid pass: the `payment-response` header to add, then the handler runs and the adapter calls `settle`. */
 export function serve(payment: PaymentResponse, settle: ServeDecision['settle']): ServeDecision {
-  const headers = { ...PRIVATE_HEADERS, [HEADERS.PAYMENT_RESPONSE]: encodeBase64Json(payment) };
-  return deepFreeze<ServeDecision>({ action: 'serve', headers, payment, settle });
+  // Frozen member by member (the payment and the headers are flat), not walked: this runs on every paid request.
+  const headers = Object.freeze({ 'cache-control': PRIVATE_HEADERS['cache-control'], vary: PRIVATE_HEADERS.vary, 'payment-response': encodeBase64Json(payment) });
+  return Object.freeze({ action: 'serve', headers, payment: Object.freeze(payment), settle });
 }

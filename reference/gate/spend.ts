@@ -1,18 +1,32 @@
 // Spending from a balance (steps 6.2, 7.4 and 7.11): the deduction with its record and request id, and the paid pass it earns.
 import { randomUUID } from 'node:crypto';
-import type { DeductionRequest, DeductionResult, TransactionRecord } from '../stores/store.ts';
+import type { PaymentResponse } from '../protocol/types.ts';
+import type { Deduction, DeductionResult } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
 import { settlement } from './handler-refund.ts';
 import { paymentError, serve } from './responses.ts';
-import { storeCall } from './failures.ts';
+import { storeFailure } from './failures.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
-import { clientTag } from './events.ts';
+import { clientTag, NO_EVENTS } from './events.ts';
 
 /** Who spends: the client, and the payload's request id when it has one (CR-6.9). */
 interface Spender {
   clientId: string;
   requestId?: string | undefined;
+}
+
+let lastMs = 0;
+let lastIso = '';
+
+/** The current time as an ISO string, made once per millisecond: many paid requests share one under load. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
 
 /** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
@@ -42,15 +56,17 @@ export async function spendBalance(
 ): Promise<GateDecision | null> {
   const { store } = ctx;
   const { clientId, requestId } = spender;
-  const record: TransactionRecord | undefined = store.recordTransaction
-    ? { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: new Date().toISOString(), resource: route.key }
-    : undefined;
-  const request: DeductionRequest | undefined =
-    requestId === undefined ? undefined : { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
-  const unknown = paid.afterCredit ? OUTCOME_UNKNOWN.DEDUCTION_AFTER_CREDIT : OUTCOME_UNKNOWN.DEDUCTION;
-  const result = await storeCall(ctx.report, 'deductBalance', unknown, async () =>
-    checkedResult(await store.deductBalance({ clientId, currency: route.currency, amount: route.amount, ...(record && { record }), ...(request && { request }) })),
-  );
+  const deduction: Deduction = { clientId, currency: route.currency, amount: route.amount };
+  if (store.recordTransaction) {
+    deduction.record = { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: isoNow(), resource: route.key };
+  }
+  if (requestId !== undefined) deduction.request = { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
+  let result: DeductionResult;
+  try {
+    result = checkedResult(await store.deductBalance(deduction));
+  } catch (error) {
+    throw storeFailure(ctx.report, 'deductBalance', paid.afterCredit ? OUTCOME_UNKNOWN.DEDUCTION_AFTER_CREDIT : OUTCOME_UNKNOWN.DEDUCTION, error);
+  }
   switch (result.status) {
     case 'insufficient':
       return null;
@@ -59,11 +75,13 @@ export async function spendBalance(
     case 'deducted':
     case 'repeated': {
       const repeated = result.status === 'repeated';
-      ctx.emit({
+      // Built only for a listener: without hooks a paid request allocates no event.
+      if (ctx.emit !== NO_EVENTS) ctx.emit({
         type: 'deduction', route: route.key, currency: route.currency, units: repeated ? 0 : route.amount, balance: result.balance,
         repeated, afterCharge: paid.afterCredit, client: clientTag(clientId),
       });
-      const payment = { success: true, creditsRemaining: result.balance, clientId, ...(paid.chargeId !== undefined && { chargeId: paid.chargeId }) };
+      const payment: PaymentResponse = { success: true, creditsRemaining: result.balance, clientId };
+      if (paid.chargeId !== undefined) payment.chargeId = paid.chargeId;
       return serve(payment, settlement(ctx, clientId, route, result.status === 'deducted'));
     }
   }

@@ -1,5 +1,6 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
 import type { Store } from './store.ts';
+import { deadlineQueue } from './deadline-queue.ts';
 import { wrapStoreMethods } from './wrap-store.ts';
 
 /** Default deadline of one store call, in ms: far above a healthy store's latency, far below a client's patience. */
@@ -26,24 +27,16 @@ export class StoreTimeoutError extends Error {
  * that arrives after the deadline is handed to `late` (a failure after it is dropped: the caller already failed).
  */
 export function withDeadline<T>(operation: string, timeoutMs: number, call: Promise<T>, late?: (value: T) => void): Promise<T> {
+  const queue = deadlineQueue(timeoutMs);
   return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      settled = true;
-      reject(new StoreTimeoutError(operation, timeoutMs));
-    }, timeoutMs);
+    const entry = queue.watch(() => reject(new StoreTimeoutError(operation, timeoutMs)));
     call.then(
       (value) => {
-        if (settled) return late?.(value);
-        settled = true;
-        clearTimeout(timer);
+        if (!queue.settle(entry)) return late?.(value);
         resolve(value);
       },
       (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        reject(error);
+        if (queue.settle(entry)) reject(error);
       },
     );
   });
