@@ -4,10 +4,6 @@ import { floorTargets } from './floor-targets.ts';
 import type { HotPathResult } from './hot-path.ts';
 import { CONCLUSIVE_SOAK_S, type SoakResult } from './soak.ts';
 
-/** Gated/ungated throughput each store should keep at least. */
-const RATIO_TARGETS: Record<string, number> = { memory: 0.9, sqlite: 0.8, redis: 0.6, postgres: 0.6 };
-/** p99 latency of the gated hot path, in ms, at the bench's concurrency. */
-const GATED_P99_TARGET_MS = 5;
 /** RSS growth over the soak, in MB. */
 const SOAK_GROWTH_TARGET_MB = 50;
 /** Wall time of a full conformance run, in seconds. */
@@ -56,19 +52,8 @@ export function evaluateTargets(
   soakSeconds: number,
 ): TargetVerdict[] {
   const verdicts: TargetVerdict[] = floorTargets(hotPaths);
-  for (const result of hotPaths) {
-    const goal = RATIO_TARGETS[result.store] ?? 1;
-    const target = `${result.config}: gated/ungated ≥ ${goal}`;
-    if (result.ratio === undefined) verdicts.push({ target, measured: 'skipped (--paid-only)', verdict: 'not measured' });
-    else verdicts.push({ target, measured: result.ratio.toFixed(2), verdict: verdict(result.ratio >= goal) });
-  }
-  for (const result of hotPaths) {
-    verdicts.push({
-      target: `${result.config}: gated p99 < ${GATED_P99_TARGET_MS} ms`,
-      measured: `${result.gated.p99.toFixed(2)} ms`,
-      verdict: verdict(result.gated.p99 < GATED_P99_TARGET_MS),
-    });
-  }
+  // The floors' ratios replaced the earlier gated/ungated ratios and the absolute p99 bound (issue 16): both moved
+  // with the load generator's share of the cores, which a floor measured in the same rounds cancels out.
   verdicts.push(...soakTargets(soak, soakSeconds));
   const conformanceTarget = `full conformance run < ${CONFORMANCE_TARGET_S} s`;
   if (conformance === undefined) verdicts.push({ target: conformanceTarget, measured: 'skipped', verdict: 'not measured' });
