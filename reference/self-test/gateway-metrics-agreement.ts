@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from 'credit402-stripe-emulator';
 import { loadGatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
+import { createRouteTable, type RouteTable } from '../gate/route-table.ts';
+import { resolveRoutes, type ResolvedRoute } from '../gate/routes.ts';
 import { startCountingProxy, type CountingProxy } from '../testing/counting-proxy.ts';
 import { REPO_ROOT } from '../testing/kit.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
@@ -36,16 +38,13 @@ interface UpstreamCounts {
   failed: { 502: number; 504: number };
 }
 
-/** The gated route key a forwarded request names (HEAD falls back to GET, as the gate's routing does), if any. */
-function gatedKey(routeKeys: ReadonlySet<string>, req: IncomingMessage): string | undefined {
-  const path = (req.url ?? '').split('?', 1)[0];
-  const key = `${req.method} ${path}`;
-  if (routeKeys.has(key)) return key;
-  return req.method === 'HEAD' && routeKeys.has(`GET ${path}`) ? `GET ${path}` : undefined;
+/** The gated route key a forwarded request names, matched as the gate matches (patterns, HEAD following GET), if any. */
+function gatedKey(routes: RouteTable<ResolvedRoute>, req: IncomingMessage): string | undefined {
+  return routes.match(req.method ?? '', (req.url ?? '').split('?', 1)[0] ?? '')?.key;
 }
 
 /** A proxy in front of the upstream that counts gated requests and fails those carrying {@link FAIL_HEADER}. */
-async function failingUpstreamProxy(upstreamUrl: string, routeKeys: ReadonlySet<string>): Promise<CountingProxy & { counts: UpstreamCounts }> {
+async function failingUpstreamProxy(upstreamUrl: string, routeKeys: RouteTable<ResolvedRoute>): Promise<CountingProxy & { counts: UpstreamCounts }> {
   const counts: UpstreamCounts = { paid: new Map(), failedPaid: 0, failed: { 502: 0, 504: 0 } };
   const proxy = await startCountingProxy(upstreamUrl, {
     onRequest(req) {
@@ -90,7 +89,7 @@ export async function gatewayMetricsAgreement(tags = DEFAULT_TAGS): Promise<{ ki
   let upstream: Awaited<ReturnType<typeof failingUpstreamProxy>> | undefined;
   try {
     const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { routes: Record<string, unknown> };
-    upstream = await failingUpstreamProxy(python.url, new Set(Object.keys(profile.routes)));
+    upstream = await failingUpstreamProxy(python.url, createRouteTable(resolveRoutes(profile.routes).values()));
     const config = loadGatewayConfig({
       profilePath,
       overrides: { upstream: upstream.url, upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, host: '127.0.0.1', port: 0, store: { kind: 'memory' }, stripeApi: stripe.url, conformanceControl: true, metricsPath: '/metrics' },
