@@ -1,7 +1,11 @@
 // Group commit of SqliteStore's deductions: one transaction per turn, savepoints per deduction, answers only after COMMIT.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Deduction } from './store.ts';
@@ -158,4 +162,43 @@ describe('SqliteStore group commit', () => {
     reader.close();
     expect(seen).toEqual([7, 7]);
   });
+});
+
+describe('SqliteStore group commit under SIGKILL', () => {
+  const worker = fileURLToPath(new URL('./sqlite-group-commit-worker.ts', import.meta.url));
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const FUNDS = 1_000_000;
+
+  /** Runs the worker on `path` until it answered a few hundred deductions more, plus a random delay, then SIGKILLs it; resolves all answers so far. */
+  const runAndKill = async (path: string, clientId: string, before: number): Promise<number> => {
+    const answersPath = `${path}.answers`;
+    const answered = () => (existsSync(answersPath) ? statSync(answersPath).size / 3 : 0);
+    const child = spawn(process.execPath, ['--import', tsx, worker, path, clientId, answersPath], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    while (answered() < before + 200 && child.exitCode === null) await sleep(5);
+    await sleep(Math.random() * 50);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL'); // killed, not crashed
+    return answered();
+  };
+
+  it('never answers a deduction that is not on disk, and never keeps one without its record', async () => {
+    const path = newPath();
+    const clientId = newClientId();
+    const setup = new SqliteStore({ path });
+    await setup.addBalance(clientId, 'usd', FUNDS);
+    await setup.close();
+    let answered = 0;
+    for (let kill = 0; kill < 5; kill++) {
+      answered = await runAndKill(path, clientId, answered);
+      const db = new Database(path, { readonly: true });
+      const balance = Number(db.prepare('SELECT balance FROM credit402_balances WHERE client_id = ?').pluck().get(clientId));
+      const records = Number(db.prepare('SELECT count(*) FROM credit402_transactions WHERE client_id = ?').pluck().get(clientId));
+      db.close();
+      const deducted = FUNDS - balance;
+      expect(records).toBe(deducted); // each deduction with its record, or neither
+      expect(deducted).toBeGreaterThanOrEqual(answered); // every answer was committed
+      expect(deducted - answered).toBeLessThanOrEqual(64 * (kill + 1)); // at most the batch in flight per kill
+    }
+  }, 60_000);
 });
