@@ -20,8 +20,8 @@ export const RETENTION: Record<StoreKind, Retention> = {
   },
   sqlite: {
     statement:
-      'keeps everything: log rows, credited PaymentIntents and processed events are never pruned (only expired request ids, up to 100 per kept one); no creditRetentionMs',
-    source: 'reference/stores/README.md ("SQLite and memory keep everything"), sqlite-store.ts',
+      'log rows pruned after transactionTtlSeconds, default 90 days (a bounded batch every 64 deductions); credited PaymentIntents and processed events kept forever (no creditRetentionMs); expired request ids pruned up to 100 per kept one',
+    source: 'reference/stores/README.md "Retention (SQLite, Postgres)", sqlite-store.ts, sqlite-retention.ts',
     logCapped: false,
   },
   redis: {
@@ -32,8 +32,8 @@ export const RETENTION: Record<StoreKind, Retention> = {
   },
   postgres: {
     statement:
-      'kept forever: log rows, credited PaymentIntents and processed events (no creditRetentionMs); expired request ids pruned up to 100 per deduction',
-    source: 'reference/stores/postgres-store.ts, README.md "Postgres"',
+      'log rows pruned after transactionTtlSeconds, default 90 days (in the background every 256 appends); credited PaymentIntents and processed events kept forever (no creditRetentionMs); expired request ids pruned up to 100 per deduction',
+    source: 'reference/stores/postgres-store.ts, postgres-retention.ts, README.md "Retention (SQLite, Postgres)"',
     logCapped: false,
   },
 };

@@ -1,4 +1,4 @@
-// `tsx bench/sqlite-deduct-cost.ts`: what one gated request's SQLite write costs, today and with alternative write patterns.
+// `tsx bench/sqlite-deduct-cost.ts`: what one gated request's SQLite write costs: raw write patterns, then the SqliteStore itself.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { sqliteSchema, sqliteTables } from '../reference/stores/sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements } from '../reference/stores/sqlite-statements.ts';
+import { SqliteStore } from '../reference/stores/sqlite-store.ts';
 import { percentile } from './stats.ts';
 
 const REQUESTS = 40_000;
@@ -78,12 +79,41 @@ const variants: Variant[] = [
   { name: 'group commit of 64 requests', make: grouped(64) },
 ];
 
+/**
+ * The SqliteStore itself (its guards, and group commit where the store has it): `perTurn` deductions with their
+ * record asked together, awaited, again and again. The p99 column is the p99 of one turn's wait, per request.
+ */
+async function measureStore(perTurn: number, dir: string): Promise<string> {
+  const store = new SqliteStore({ path: join(dir, `store-${perTurn}.db`) });
+  await store.addBalance(CLIENT, 'usd', 9_000_000_000);
+  const turns = Math.ceil(REQUESTS / perTurn);
+  const latencies = new Float64Array(turns);
+  const bytes = written();
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  for (let i = 0; i < turns; i++) {
+    const start = performance.now();
+    await Promise.all(Array.from({ length: perTurn }, () => store.deductBalance({
+      clientId: CLIENT, currency: 'usd', amount: 1,
+      record: { id: randomUUID(), type: 'deduction', clientId: CLIENT, currency: 'usd', amount: 1, createdAt: new Date().toISOString(), resource: 'GET /api/nodesc' },
+    })));
+    latencies[i] = ((performance.now() - start) * 1000) / perTurn;
+  }
+  const requests = turns * perTurn;
+  const wall = ((performance.now() - began) * 1000) / requests;
+  const { user, system } = process.cpuUsage(cpu);
+  const kb = (written() - bytes) / requests / 1024;
+  await store.close();
+  return `| SqliteStore.deductBalance with record, ${perTurn} asked per turn | ${wall.toFixed(1)} | ${(user / requests).toFixed(1)} | ${(system / requests).toFixed(1)} | ${percentile(latencies, 99).toFixed(0)} | ${kb.toFixed(1)} |`;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-cost-'));
 try {
   console.log(`${REQUESTS} requests of 1 unit against one client, WAL, synchronous=NORMAL (the SqliteStore's settings and statements)\n`);
   console.log('| per-request write | wall µs/req | user µs/req | system µs/req | p99 µs (single step) | written KB/req |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const variant of variants) console.log(measure(variant, dir));
+  for (const perTurn of [1, 8, 64]) console.log(await measureStore(perTurn, dir));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -13,6 +13,7 @@ import {
 } from './postgres-rows.ts';
 import { postgresStatements, type PostgresStatements } from './postgres-statements.ts';
 import { quoteIdentifier } from './postgres-schema.ts';
+import { LogPruner } from './postgres-retention.ts';
 
 /** How long the client waits for an answer beyond the server's statement timeout before giving the connection up. */
 export const NO_ANSWER_MARGIN_MS = 1000;
@@ -32,6 +33,8 @@ export interface PostgresBackendSettings {
   answerTimeoutMs: number;
   /** End `pool` in {@link PostgresBackend.close}: true when the store opened it. */
   ownsPool: boolean;
+  /** How long log records are kept, in ms; undefined when the store keeps no log. */
+  transactionTtlMs: number | undefined;
 }
 
 /** The backend of {@link PostgresStore}: see there for the schema, the functions and the round trips. */
@@ -39,12 +42,15 @@ export class PostgresBackend implements StoreBackend {
   readonly #pool: Pool;
   readonly #sql: PostgresStatements;
   readonly #settings: PostgresBackendSettings;
+  readonly #pruner: LogPruner | undefined;
 
   /** Runs the store's statements on `pool`, whose schema is migrated already. */
   constructor(pool: Pool, settings: PostgresBackendSettings) {
     this.#pool = pool;
     this.#settings = settings;
     this.#sql = postgresStatements(quoteIdentifier(settings.schema));
+    const ttlMs = settings.transactionTtlMs;
+    this.#pruner = ttlMs === undefined ? undefined : new LogPruner((limit, before) => this.#query(this.#sql.pruneLog, [String(limit), before]), ttlMs);
   }
 
   async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
@@ -53,6 +59,7 @@ export class PostgresBackend implements StoreBackend {
       request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
       record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
     ]);
+    if (record !== undefined) this.#pruner?.appended();
     return toDeductionResult(oneRow(result, 'deduct'));
   }
 
@@ -70,12 +77,14 @@ export class PostgresBackend implements StoreBackend {
 
   async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
     const result = await this.#query(this.#sql.credit, [paymentIntentId, clientId, currency, String(amount), recordId ?? null]);
+    if (recordId !== undefined) this.#pruner?.appended();
     return toCreditResult(oneRow(result, 'credit_top_up'));
   }
 
   async recordTransaction(record: TransactionRecord): Promise<void> {
     const { id, type, clientId, currency, amount, createdAt, paymentIntentId, resource } = record;
     await this.#query(this.#sql.append, [id, type, clientId, currency, String(amount), createdAt, paymentIntentId ?? null, resource ?? null]);
+    this.#pruner?.appended();
   }
 
   async listTransactions(clientId: string): Promise<TransactionRecord[]> {
@@ -108,8 +117,9 @@ export class PostgresBackend implements StoreBackend {
     return (await this.#query(this.#sql.release, [name, token])).rows.length > 0;
   }
 
-  /** Ends the pool when the store opened it; a caller's pool stays open. */
+  /** Waits for a running prune, then ends the pool when the store opened it; a caller's pool stays open. */
   async close(): Promise<void> {
+    await this.#pruner?.settled();
     if (this.#settings.ownsPool) await this.#pool.end();
   }
 

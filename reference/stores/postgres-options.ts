@@ -1,5 +1,6 @@
 // Options of the Postgres store and their validation, checked before any connection is opened.
 import type { Pool } from 'pg';
+import { transactionTtlMsOf } from './postgres-retention.ts';
 
 /** Options of {@link PostgresStore.connect}. */
 export interface PostgresStoreOptions {
@@ -26,6 +27,13 @@ export interface PostgresStoreOptions {
   statementTimeoutMs?: number;
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
+  /**
+   * How long log records are kept, in seconds, after their `createdAt`; default 90 days (as Redis's). Older records
+   * are pruned in the background, a bounded batch every 256 appends. Credited PaymentIntents, reversals and
+   * balances are kept forever (no `creditRetentionMs`). A positive safe integer, else a RangeError with code
+   * `ERR_PG_OPTION`.
+   */
+  transactionTtlSeconds?: number;
 }
 
 /** The validated settings of a store. */
@@ -37,6 +45,8 @@ export interface PostgresSettings {
   poolSize: number;
   statementTimeoutMs: number;
   record: boolean;
+  /** How long log records are kept, in ms. */
+  transactionTtlMs: number;
 }
 
 /** A schema name the store accepts: a lowercase SQL identifier of at most 63 bytes, not starting with `pg_`. */
@@ -88,5 +98,6 @@ export function postgresSettings(options: PostgresStoreOptions, env: NodeJS.Proc
     poolSize: positiveInteger(options.poolSize ?? DEFAULT_POOL_SIZE, 'poolSize'),
     statementTimeoutMs: positiveInteger(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, 'statementTimeoutMs'),
     record,
+    transactionTtlMs: transactionTtlMsOf(options.transactionTtlSeconds),
   };
 }

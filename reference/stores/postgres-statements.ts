@@ -20,6 +20,11 @@ export interface PostgresStatements {
   credited: string;
   /** (payment intent, key, amount) → changed, taken, credited_client, credited_currency, new_balance. */
   reverse: string;
+  /**
+   * (limit, before): of the `limit` oldest records (by `seq`, the primary key: no scan), deletes those whose
+   * `created_at` (ISO 8601 UTC) is before `before`; rows another prune holds are skipped, never waited for.
+   */
+  pruneLog: string;
   /** (event id) → a row when processed. */
   eventSeen: string;
   /** (event id). */
@@ -46,6 +51,9 @@ export function postgresStatements(s: string): PostgresStatements {
       VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::text)`,
     list: `SELECT id, type, client_id, currency, amount, created_at, payment_intent_id, resource
       FROM ${s}.transactions WHERE client_id = $1::text ORDER BY seq`,
+    pruneLog: `DELETE FROM ${s}.transactions WHERE seq IN (
+      SELECT seq FROM (SELECT seq, created_at FROM ${s}.transactions ORDER BY seq LIMIT $1::bigint FOR UPDATE SKIP LOCKED) head
+      WHERE created_at < $2::text)`,
     credited: `SELECT 1 AS one FROM ${s}.credited_payment_intents WHERE payment_intent_id = $1::text`,
     reverse: `SELECT changed, taken, credited_client, credited_currency, new_balance
       FROM ${s}.reverse_top_up($1::text, $2::text, $3::bigint)`,

@@ -205,9 +205,10 @@ describe('PostgresStore specifics', () => {
     await expectFailure(() => PostgresStore.connect(null as unknown as PostgresStoreOptions), TypeError);
   });
 
-  it('fills in the defaults: DATABASE_URL, else the local server; schema credit402, 10 connections, 450 ms', () => {
+  it('fills in the defaults: DATABASE_URL, else the local server; schema credit402, 10 connections, 450 ms, a 90-day log', () => {
     expect(postgresSettings({}, {})).toEqual({
       connectionString: DEFAULT_POSTGRES_URL, pool: undefined, schema: 'credit402', poolSize: 10, statementTimeoutMs: 450, record: true,
+      transactionTtlMs: 90 * 86_400_000,
     });
     expect(postgresSettings({}, { DATABASE_URL: 'postgres://db/x' }).connectionString).toBe('postgres://db/x');
     expect(postgresSettings({ connectionString: 'postgres://other/y' }, { DATABASE_URL: 'postgres://db/x' }).connectionString).toBe('postgres://other/y');

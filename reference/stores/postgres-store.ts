@@ -23,8 +23,9 @@ const CONNECT_TIMEOUT_MS = 5000;
  *
  * Every operation is one statement, so one round trip: `deductBalance` (with its record and request id),
  * `addBalance`, `creditTopUp` and `reverseTopUp` call plpgsql functions the schema holds (postgres-functions.ts),
- * whose row locks keep them correct under READ COMMITTED. Credited PaymentIntents, processed events and the log
- * are kept forever (no `creditRetentionMs`).
+ * whose row locks keep them correct under READ COMMITTED. Log records older than `transactionTtlSeconds` (90 days)
+ * are pruned in the background as records are appended; credited PaymentIntents and processed events are kept
+ * forever (no `creditRetentionMs`).
  */
 export class PostgresStore extends GuardedStore {
   private constructor(backend: PostgresBackend, settings: PostgresSettings) {
@@ -52,6 +53,7 @@ export class PostgresStore extends GuardedStore {
       statementTimeoutMs: settings.statementTimeoutMs,
       answerTimeoutMs: ownsPool ? settings.statementTimeoutMs + NO_ANSWER_MARGIN_MS : settings.statementTimeoutMs,
       ownsPool,
+      transactionTtlMs: settings.record ? settings.transactionTtlMs : undefined,
     });
     return new PostgresStore(backend, settings);
   }

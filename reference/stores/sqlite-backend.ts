@@ -10,6 +10,8 @@ import type { StoreBackend } from './store-backend.ts';
 import type { SqliteStore, SqliteStoreOptions } from './sqlite-store.ts';
 import { hasSqliteCode, isSqliteBusy, reasonOf, SqliteStoreError } from './sqlite-error.ts';
 import { SqliteFileWatch } from './sqlite-file-watch.ts';
+import { DeductionGroups } from './sqlite-group-commit.ts';
+import { LogRetention, transactionTtlMsOf } from './sqlite-retention.ts';
 import { openSqliteSchema, sqliteTables, type SqliteTables } from './sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.ts';
 import { appendTransaction, prepareTransactions, toSafeNumber, type SqliteTransactions } from './sqlite-transactions.ts';
@@ -30,6 +32,9 @@ export class SqliteBackend implements StoreBackend {
   readonly #transactions: SqliteTransactions;
   readonly #busyTimeoutMs: number;
   readonly #file: SqliteFileWatch | undefined;
+  readonly #groups: DeductionGroups;
+  /** Undefined when the store keeps no log. */
+  readonly #retention: LogRetention | undefined;
 
   /** Opens (and creates or migrates) the tables, prepares the statements and checks that the file can be written. */
   constructor(options: SqliteStoreOptions) {
@@ -40,6 +45,7 @@ export class SqliteBackend implements StoreBackend {
     assertSafeInteger(fileCheckIntervalMs, 'fileCheckIntervalMs', 0);
     const tables = sqliteTables(options.tablePrefix ?? 'credit402_');
     const legacyCurrency = legacyCurrencyOf(options.legacyCurrency);
+    const transactionTtlMs = transactionTtlMsOf(options.transactionTtlSeconds);
 
     const db = new Database(options.path);
     try {
@@ -57,10 +63,18 @@ export class SqliteBackend implements StoreBackend {
     this.#db = db;
     this.#transactions = prepareTransactions(db, this.#statements);
     this.#busyTimeoutMs = busyTimeoutMs;
+    this.#retention = (options.recordTransactions ?? true) ? new LogRetention(transactionTtlMs) : undefined;
+    this.#groups = new DeductionGroups({
+      commit: (deductions) => this.#retrying(() => {
+        const nowMs = Date.now();
+        return this.#transactions.deductBatch(deductions, nowMs, this.#retention?.next(deductions.length, nowMs));
+      }),
+    });
   }
 
+  /** Joins this event-loop turn's group commit (sqlite-group-commit.ts): settles after the batch's COMMIT. */
   deductBalance(deduction: Deduction): Promise<DeductionResult> {
-    return this.#run(() => this.#transactions.deductBalance(deduction, Date.now()));
+    return this.#groups.deduct(deduction);
   }
 
   addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -117,8 +131,15 @@ export class SqliteBackend implements StoreBackend {
   }
 
   async close(): Promise<void> {
+    this.#groups.flush(); // deductions already asked for are committed (or rejected), not dropped
     this.#file?.stop();
     this.#db.close();
+  }
+
+  /** Runs `op` after committing the deductions queued so far, so that it sees them; see {@link #retrying}. */
+  #run<T>(op: () => T): Promise<T> {
+    this.#groups.flush();
+    return this.#retrying(op);
   }
 
   /**
@@ -128,7 +149,7 @@ export class SqliteBackend implements StoreBackend {
    * for up to `busyTimeoutMs` in all, after which the call rejects with `ERR_SQLITE_BUSY`. A store closed during
    * a pause rejects as closed.
    */
-  async #run<T>(op: () => T): Promise<T> {
+  async #retrying<T>(op: () => T): Promise<T> {
     const started = Date.now();
     let pause = FIRST_BUSY_PAUSE_MS;
     for (;;) {

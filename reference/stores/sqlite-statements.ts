@@ -46,6 +46,11 @@ export interface SqliteStatements {
   keepRequest: Statement<[string, string, string, bigint], never>;
   /** (now): deletes up to {@link PRUNE_BATCH} expired request ids, oldest first (index on expires_at). */
   pruneRequests: Statement<[bigint], never>;
+  /**
+   * (limit, before): of the `limit` oldest records (by `seq`, the primary key: no scan), deletes those whose
+   * `created_at` (ISO 8601 UTC) is before `before`.
+   */
+  pruneLog: Statement<[bigint, string], never>;
   eventSeen: Statement<[string], { one: bigint }>;
   markEvent: Statement<[string, string], never>;
   acquire: Statement<[string, string, bigint, bigint], never>;
@@ -105,6 +110,9 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
     pruneRequests: db.prepare<[bigint], never>(
       `DELETE FROM ${t.deductionRequests} WHERE (client_id, request_id) IN (
          SELECT client_id, request_id FROM ${t.deductionRequests} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),
+    pruneLog: db.prepare<[bigint, string], never>(
+      `DELETE FROM ${t.transactions} WHERE seq IN (
+         SELECT seq FROM (SELECT seq, created_at FROM ${t.transactions} ORDER BY seq LIMIT ?) WHERE created_at < ?)`),
     eventSeen: db.prepare<[string], { one: bigint }>(
       `SELECT 1 AS one FROM ${t.processedEvents} WHERE event_id = ?`),
     markEvent: db.prepare<[string, string], never>(

@@ -355,7 +355,8 @@ function writeSchema1(path: string, clients: LegacyClient[], prefix = 'credit402
   db.close();
 }
 
-const legacyClient = (): LegacyClient => ({ clientId: newClientId(), paymentIntentId: newPaymentIntentId(), createdAt: '2024-01-02T03:04:05.000Z' });
+// Dated yesterday: within the log's retention (90 days), so the deductions of the tests prune none of its records.
+const legacyClient = (): LegacyClient => ({ clientId: newClientId(), paymentIntentId: newPaymentIntentId(), createdAt: new Date(Date.now() - 86_400_000).toISOString() });
 
 describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.8)', () => {
   const { openOn } = useStoresOn();

@@ -15,6 +15,13 @@ export interface SqliteStoreOptions {
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
   recordTransactions?: boolean;
   /**
+   * How long log records are kept, in seconds, after their `createdAt`; default 90 days (as Redis's). Older records
+   * are pruned a bounded batch at a time as deductions are committed. Credited PaymentIntents, reversals and
+   * balances are kept forever (no `creditRetentionMs`). A positive safe integer, else construction throws a
+   * RangeError with code `ERR_SQLITE_OPTION`.
+   */
+  transactionTtlSeconds?: number;
+  /**
    * The currency of the balances, transaction records and credited PaymentIntents written before balances had
    * a currency (schema 1); default `'usd'`. Used once, when the construction migrates such tables in place;
    * ignored for tables created or migrated already.
@@ -46,6 +53,8 @@ export interface SqliteStoreOptions {
  * Balances are rows per (client, currency); the tables of each prefix carry a schema version, and tables of an
  * older version are migrated in place at construction (see `openSqliteSchema`). Kept request ids of
  * idempotent deductions expire after their `ttlMs`; each kept deduction deletes up to 100 expired ones.
+ * Deductions asked in one event-loop turn share one IMMEDIATE transaction (a SAVEPOINT each) and settle after its
+ * COMMIT (sqlite-group-commit.ts); log records are pruned after `transactionTtlSeconds`.
  */
 export class SqliteStore extends GuardedStore {
   /**

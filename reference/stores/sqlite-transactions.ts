@@ -9,10 +9,26 @@ import type { SqliteStatements } from './sqlite-statements.ts';
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
+/** What one deduction of a batch came to: its result, or the error SQLite threw for it (it changed nothing). */
+export type DeductionOutcome = { ok: true; result: DeductionResult } | { ok: false; error: unknown };
+
+/** Log records to prune in a batch's transaction: of the `limit` oldest, those created before `before` (ISO 8601). */
+export interface LogPrune {
+  limit: number;
+  before: string;
+}
+
 /** The store's operations that take more than one statement; each runs in one transaction and returns at once. */
 export interface SqliteTransactions {
   /** Deducts (with its record and request id), in one IMMEDIATE transaction; `nowMs` dates the request id. */
   deductBalance(deduction: Deduction, nowMs: number): DeductionResult;
+  /**
+   * Runs `deductions` one after the other in ONE IMMEDIATE transaction, each in its own SAVEPOINT: a deduction
+   * for which SQLite throws is rolled back alone and its outcome is the error. Then prunes the log (`prune`) and
+   * commits. Returns the outcomes in order once committed; throws, having committed nothing, when the
+   * transaction as a whole failed (BEGIN, COMMIT, or an error that made SQLite roll the transaction back).
+   */
+  deductBatch(deductions: readonly Deduction[], nowMs: number, prune: LogPrune | undefined): DeductionOutcome[];
   /** Creates the client when missing and adds to the balance; a RangeError, changing nothing, on overflow. */
   addBalance(clientId: string, currency: Currency, amount: number, now: string): number;
   /** The client row and its balances from one snapshot (a read transaction). */
@@ -25,13 +41,28 @@ export interface SqliteTransactions {
 
 /** Wraps the store's multi-step operations over `statements` in transactions of `db`. */
 export function prepareTransactions(db: Database.Database, statements: SqliteStatements): SqliteTransactions {
+  // Called inside `batch`, a better-sqlite3 transaction function runs as a SAVEPOINT, rolled back (only) when it throws.
   const deduct = db.transaction((deduction: Deduction, nowMs: number) => deductBalance(statements, deduction, nowMs));
+  const batch = db.transaction((deductions: readonly Deduction[], nowMs: number, prune: LogPrune | undefined) => {
+    const outcomes = deductions.map((deduction): DeductionOutcome => {
+      try {
+        return { ok: true, result: deduct(deduction, nowMs) };
+      } catch (error) {
+        // SQLite rolled the whole transaction back (e.g. SQLITE_FULL): nothing of the batch stands, so none may resolve.
+        if (!db.inTransaction) throw error;
+        return { ok: false, error };
+      }
+    });
+    if (prune !== undefined) statements.pruneLog.run(BigInt(prune.limit), prune.before);
+    return outcomes;
+  });
   const add = db.transaction((clientId: string, currency: Currency, amount: number, now: string) => addBalance(statements, clientId, currency, amount, now));
   const read = db.transaction((clientId: string) => readClient(statements, clientId));
   const credit = db.transaction((topUp: TopUpCredit, recordId: string | undefined, now: string) => creditTopUp(statements, topUp, recordId, now));
   const reverse = db.transaction((reversal: TopUpReversal, now: string) => reverseTopUp(statements, reversal, now));
   return {
     deductBalance: (deduction, nowMs) => deduct.immediate(deduction, nowMs),
+    deductBatch: (deductions, nowMs, prune) => batch.immediate(deductions, nowMs, prune),
     // Read as a number after the commit, as getClient would read it.
     addBalance: (clientId, currency, amount, now) => toSafeNumber(add.immediate(clientId, currency, amount, now), 'balance'),
     readClient: (clientId) => read.deferred(clientId),

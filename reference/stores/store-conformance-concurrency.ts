@@ -63,6 +63,32 @@ export function describeConcurrencyConformance(getStore: () => Store): void {
       if (log) expect(log).toHaveLength(1);
     });
 
+    it('deductions of several clients asked together each behave as if alone: records only for those that succeed', async () => {
+      const store = getStore();
+      const [rich, poor, unknown] = [newClientId(), newClientId(), newClientId()];
+      await store.addBalance(rich, 'usd', 10);
+      await store.addBalance(poor, 'usd', 2);
+      const request = { id: newRequestId(), fingerprint: 'GET /x usd 1', ttlMs: 60_000 };
+      const asked = [
+        { clientId: rich, amount: 4 }, { clientId: poor, amount: 3 }, { clientId: unknown, amount: 1 },
+        { clientId: rich, amount: 6 }, { clientId: poor, amount: 2 }, { clientId: rich, amount: 11 },
+      ];
+      const results = await Promise.all([
+        ...asked.map(({ clientId, amount }) => store.deductBalance({ clientId, currency: 'usd', amount, record: deductionRecord(clientId, amount) })),
+        store.deductBalance({ clientId: poor, currency: 'usd', amount: 0, record: deductionRecord(poor, 0), request }),
+      ]);
+      // In any order: rich's 4 and 6 fit, 11 never does; poor's 3 never fits, 2 and 0 do; the unknown client has nothing.
+      expect(results.map((r) => r.status)).toEqual(['deducted', 'insufficient', 'insufficient', 'deducted', 'deducted', 'insufficient', 'deducted']);
+      expect((await store.getClient(rich))?.balances.usd).toBe(0);
+      expect((await store.getClient(poor))?.balances.usd).toBe(0);
+      expect(await store.getClient(unknown)).toBeNull();
+      const amounts = async (id: string) => (await store.listTransactions?.(id))?.map((r) => r.amount).sort((a, b) => a - b);
+      if (store.listTransactions) {
+        expect(await amounts(rich)).toEqual([4, 6]);
+        expect(await amounts(poor)).toEqual([0, 2]);
+      }
+    });
+
     it('CR-6.9 concurrent calls with distinct request ids each deduct, never overdrawing', async () => {
       const store = getStore();
       const clientId = newClientId();

@@ -1,0 +1,50 @@
+// Retention of the SQLite store's transaction log: the `transactionTtlSeconds` option and when a deduction batch prunes.
+import type { LogPrune } from './sqlite-transactions.ts';
+
+/** Default lifetime of log records: 90 days, as Redis's `transactionTtlSeconds`. */
+export const DEFAULT_TRANSACTION_TTL_SECONDS = 90 * 24 * 60 * 60;
+/** Deductions between two prunes of the log. */
+export const PRUNE_EVERY = 64;
+
+/** An invalid retention option: a RangeError with `code` `ERR_SQLITE_OPTION`. */
+export class SqliteOptionError extends RangeError {
+  readonly code = 'ERR_SQLITE_OPTION';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'SqliteOptionError';
+  }
+}
+
+/** `transactionTtlSeconds` in ms (default 90 days); a {@link SqliteOptionError} unless a positive safe integer. */
+export function transactionTtlMsOf(value: unknown): number {
+  const seconds = value ?? DEFAULT_TRANSACTION_TTL_SECONDS;
+  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 1 || !Number.isSafeInteger(seconds * 1000)) {
+    throw new SqliteOptionError(`transactionTtlSeconds must be a positive safe integer (seconds), got ${String(value)}`);
+  }
+  return seconds * 1000;
+}
+
+/**
+ * Counts deductions and, every {@link PRUNE_EVERY} or more, asks the batch then being committed to delete, of the
+ * oldest log records (twice as many as deductions since the last prune, so a backlog shrinks), those created
+ * more than the TTL ago: a bounded step on the primary key (`seq`), so the log stays about what the TTL holds
+ * without a timer or a scan.
+ */
+export class LogRetention {
+  readonly #ttlMs: number;
+  #sincePrune = 0;
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  /** What the batch of `count` deductions committed at `nowMs` prunes, if anything. */
+  next(count: number, nowMs: number): LogPrune | undefined {
+    this.#sincePrune += count;
+    if (this.#sincePrune < PRUNE_EVERY) return undefined;
+    const limit = 2 * this.#sincePrune;
+    this.#sincePrune = 0;
+    return { limit, before: new Date(nowMs - this.#ttlMs).toISOString() };
+  }
+}
