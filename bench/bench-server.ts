@@ -31,13 +31,17 @@ interface BenchServerOptions {
   cpuProfDir?: string;
   /** Distinguishes the store and profile of several servers of one configuration. */
   label?: string;
+  /** The SQLite or Postgres store's log retention (`store.transactionTtlSeconds`), for the soak; other stores ignore it. */
+  transactionTtlSeconds?: number;
 }
 
 /** Starts `config`'s reference server; on failure nothing is left running. */
 export async function startBenchServer(config: BenchConfig, options: BenchServerOptions): Promise<BenchServer> {
   const label = options.label ?? config.name;
   const store = await prepareStore(config.store, options.runId, label);
-  const spec: ServerChildSpec = { framework: config.framework, store: store.config, stripeApi: options.stripeApiUrl };
+  const retained = options.transactionTtlSeconds !== undefined && (store.config.kind === 'sqlite' || store.config.kind === 'postgres');
+  const storeConfig = retained ? { ...store.config, transactionTtlSeconds: options.transactionTtlSeconds } : store.config;
+  const spec: ServerChildSpec = { framework: config.framework, store: storeConfig, stripeApi: options.stripeApiUrl };
   const nodeFlags = cpuProfFlags(options.cpuProfDir, label);
   let child: BenchChild<ServerReady>;
   try {

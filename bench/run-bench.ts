@@ -15,6 +15,9 @@ import { storeUnavailable } from './stores.ts';
 import { renderTable } from './table.ts';
 import { evaluateTargets } from './targets.ts';
 
+/** The soak's log retention on SQLite and Postgres (90 days by default): short, so that the soak sees the store stop growing. */
+const SOAK_LOG_RETENTION_S = 5;
+
 type Emulator = BenchChild<{ url: string; controlUrl: string }>;
 
 const log = (line: string): void => {
@@ -32,6 +35,7 @@ async function paymentsAndSoak(
     stripeApiUrl: emulator.ready.url,
     label: `${config.name}-soak`,
     cpuProfDir: options.cpuProfDir,
+    transactionTtlSeconds: SOAK_LOG_RETENTION_S,
   });
   try {
     const out: { firstPayment?: FirstPaymentResult; soak?: SoakResult } = {};
@@ -50,7 +54,7 @@ async function paymentsAndSoak(
       const spec = { url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }), connections: options.connections };
       const probe = await openStoreSizeProbe(server.store, server.child, clientId);
       try {
-        const target = { config: config.name, store: config.store, child: server.child, probe, creditRetentionMs: server.child.ready.creditRetentionMs };
+        const target = { config: config.name, store: config.store, child: server.child, probe, creditRetentionMs: server.child.ready.creditRetentionMs, logRetentionSeconds: SOAK_LOG_RETENTION_S };
         out.soak = await soak(target, spec, options.soak, options.warmup);
       } finally {
         await probe.close();

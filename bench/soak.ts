@@ -69,6 +69,8 @@ export interface SoakTarget {
   child: BenchChild<unknown>;
   probe: StoreSizeProbe;
   creditRetentionMs: number | null;
+  /** The log retention the soak's server was started with (SQLite and Postgres), in seconds; undefined: the store's default. */
+  logRetentionSeconds?: number;
 }
 
 const MB = 1024 * 1024;
@@ -137,7 +139,7 @@ export async function soak(
       ...(last.bytes === undefined ? {} : { bytesEnd: last.bytes }),
       trend: { ...records.out, unbounded: conclusive && records.fit.samples >= 3 && recordsPerRequest >= RECORDS_PER_REQUEST },
       recordsPerRequest,
-      retention: RETENTION[target.store].statement,
+      retention: `${RETENTION[target.store].statement}${(target.store === 'sqlite' || target.store === 'postgres') && target.logRetentionSeconds !== undefined ? `; this soak runs it with transactionTtlSeconds ${target.logRetentionSeconds}, so a bounded log stops growing` : ''}`,
       creditRetentionMs: target.creditRetentionMs,
     },
     samples,

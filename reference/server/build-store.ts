@@ -12,7 +12,11 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
       return new (await import('../stores/memory-store.ts')).MemoryStore();
     case 'sqlite':
       if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-      return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({ path: config.path, ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}) });
+      return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({
+        path: config.path,
+        ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
+        ...(config.transactionTtlSeconds ? { transactionTtlSeconds: config.transactionTtlSeconds } : {}),
+      });
     case 'redis':
       return (await withOptionalPackage('redis', 'the Redis store', () => import('../stores/redis-store.ts'))).RedisStore.connect({
         ...(config.url ? { url: config.url } : {}),
@@ -24,6 +28,7 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
       return (await withOptionalPackage('pg', 'the Postgres store', () => import('../stores/postgres-store.ts'))).PostgresStore.connect({
         ...(config.url ? { connectionString: config.url } : {}),
         ...(config.schema ? { schema: config.schema } : {}),
+        ...(config.transactionTtlSeconds ? { transactionTtlSeconds: config.transactionTtlSeconds } : {}),
       });
   }
 }

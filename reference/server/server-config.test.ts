@@ -28,6 +28,14 @@ describe('server configuration: the store', () => {
     expect(() => loadServerConfig({ env: { CREDIT402_STORE: 'postgres', CREDIT402_PG_SCHEMA: 'Billing' } })).toThrow(/CREDIT402_PG_SCHEMA/);
   });
 
+  it('takes a log retention for the sqlite and postgres stores only, a positive whole number of seconds', () => {
+    expect(loadServerConfig({ overrides: { store: { kind: 'sqlite', path: 'x.db', transactionTtlSeconds: 60 } } }).store).toMatchObject({ transactionTtlSeconds: 60 });
+    for (const transactionTtlSeconds of [0, -1, 1.5, '60']) {
+      expect(codeOf(() => loadServerConfig({ overrides: { store: { kind: 'sqlite', path: 'x.db', transactionTtlSeconds } as never } })), String(transactionTtlSeconds)).toBe('ERR_SERVER_CONFIG');
+    }
+    expect(() => loadServerConfig({ overrides: { store: { kind: 'redis', transactionTtlSeconds: 60 } as never } })).toThrow(/sqlite and postgres/);
+  });
+
   it('refuses a Redis cluster that is not a list of host:port or redis:// URLs, or beside url', () => {
     expect(loadServerConfig({ overrides: { store: { kind: 'redis', cluster: ['redis://a:7000', 'b:7001'] } } }).store).toEqual({ kind: 'redis', cluster: ['redis://a:7000', 'b:7001'] });
     for (const cluster of [[], ['a'], ['http://a:7000'], 'a:7000']) {

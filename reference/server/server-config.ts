@@ -17,9 +17,9 @@ import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
  */
 export type StoreConfig =
   | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string; legacyCurrency?: string }
+  | { kind: 'sqlite'; path: string; legacyCurrency?: string; transactionTtlSeconds?: number }
   | { kind: 'redis'; url?: string; cluster?: string[]; keyPrefix?: string; legacyCurrency?: string }
-  | { kind: 'postgres'; url?: string; schema?: string };
+  | { kind: 'postgres'; url?: string; schema?: string; transactionTtlSeconds?: number };
 
 /** The store kinds, as `store.kind` and CREDIT402_STORE name them. */
 const STORE_KINDS = ['memory', 'sqlite', 'redis', 'postgres'] as const;
@@ -181,6 +181,7 @@ function check(config: Record<string, unknown>): ServerConfig {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${STORE_KINDS.join(', ')}`);
   }
   if (kind === 'postgres') checkPostgresStore(store as Record<string, unknown>);
+  checkTransactionTtl(store as Record<string, unknown>);
   if (kind === 'redis') checkRedisStore(store as Record<string, unknown>);
   const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
   if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
@@ -213,6 +214,18 @@ function checkGating({ gating, framework }: Record<string, unknown>): void {
   }
   if (gating === 'per-route' && framework === 'http') {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'gating "per-route" needs a framework whose router declares the gated routes: fastify or express (plain node:http has no router)');
+  }
+}
+
+/** `store.transactionTtlSeconds` (SQLite and Postgres): how long log records are kept, a positive whole number of seconds. */
+function checkTransactionTtl(store: Record<string, unknown>): void {
+  const ttl = store.transactionTtlSeconds;
+  if (ttl === undefined) return;
+  if (store.kind !== 'sqlite' && store.kind !== 'postgres') {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.transactionTtlSeconds applies to the sqlite and postgres stores, not ${String(store.kind)}`);
+  }
+  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl <= 0) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.transactionTtlSeconds must be a positive whole number of seconds (default 7776000, 90 days), got ${String(ttl)}`);
   }
 }
 
