@@ -24,6 +24,8 @@ export interface ApplyOptions {
   route?: GatedRoute;
 }
 
+const SLASH = 0x2f;
+
 /** `target` without the mount prefix the framework stripped from `req.url`, as the framework would strip it. */
 function withinMount(target: string, mountPath: string): string | undefined {
   if (mountPath === '') return target;
@@ -34,7 +36,8 @@ function withinMount(target: string, mountPath: string): string | undefined {
 
 /** Sets `req.url` to the request path the gate reads and the query (`/api/%77eather` → `/api/weather`), keeping the target as received in `req.originalUrl`. */
 function routeAsTheGateReads(req: GateIncomingMessage, target: string, mountPath: string): void {
-  const matched = routerTarget(target);
+  // An origin-form target without percent-encodings reads as itself (the gate refused the ambiguous ones): no second reading.
+  const matched = target.charCodeAt(0) === SLASH && !target.includes('%') ? target : routerTarget(target);
   const routed = matched === undefined ? undefined : withinMount(matched, mountPath);
   if (routed !== undefined && routed !== req.url) {
     req.originalUrl ??= req.url;
@@ -64,7 +67,8 @@ export async function applyCredit402(gate: Gate, req: GateIncomingMessage, res: 
     return { answered: true };
   }
   if (decision.action === 'pass') return { answered: false };
-  for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+  const { headers } = decision;
+  for (const name in headers) res.setHeader(name, headers[name] as string);
   if (options.route === undefined) routeAsTheGateReads(req, target, options.mountPath ?? '');
   res.once('finish', () => void decision.settle({ status: res.statusCode }));
   return { answered: false, payment: decision.payment };
