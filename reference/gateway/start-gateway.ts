@@ -10,7 +10,8 @@ import type { Gate } from '../gate/gate.ts';
 import { ambiguousTarget, readRequestTarget, routerTarget } from '../gate/request-target.ts';
 import type { Store } from '../stores/store.ts';
 import { buildStore } from '../server/build-store.ts';
-import { CONTROL_BODY_LIMIT, ConformanceControl, controlPathTaken, RECORDS_PATH, STORE_FAULTS_PATH } from '../server/conformance-control.ts';
+import { ConformanceControl, controlPathTaken } from '../server/conformance-control.ts';
+import { mountControlFastify } from '../server/fastify-control.ts';
 import { trackInFlight } from '../server/in-flight.ts';
 import { routeMetricsEndpoint } from '../server/metrics-endpoint.ts';
 import { apiBase, gateOptions, scheduledReconcile } from '../server/start-server.ts';
@@ -71,19 +72,6 @@ function upstreamHeaders(config: GatewayConfig, request: FastifyRequest, headers
   return out;
 }
 
-/** Mounts the conformance control routes in a scope that takes any body as text (as the reference server does). */
-async function mountControl(app: FastifyInstance, control: ConformanceControl): Promise<void> {
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const answer = await control.handle({ method: request.method, url: request.url, ...(typeof request.body === 'string' ? { body: request.body } : {}) });
-      return reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
-    };
-    for (const url of [STORE_FAULTS_PATH, RECORDS_PATH]) scope.route({ method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], url, handler });
-  });
-}
-
 /**
  * Builds the gateway's Fastify app (not listening). Every request but the health endpoint (and the control routes,
  * with `control`) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never forwarded; a
@@ -117,7 +105,7 @@ export async function buildGatewayApp(
   app.get(config.healthPath, async () => ({ status: 'ok', upstream: config.upstream }));
   // Like the health endpoint, outside the proxy's scope: its gate hook never sees it (GET/HEAD; 405 for the rest).
   if (metrics) routeMetricsEndpoint(app, metrics);
-  if (control) await mountControl(app, control);
+  if (control) await mountControlFastify(app, control);
   // The webhook endpoint is the gateway's own (it settles the store): never gated, never forwarded (CR-14.2).
   if (webhook) await app.register(credit402WebhookFastify, webhook);
   await app.register(async (proxy) => {

@@ -124,9 +124,8 @@ async function listen(
   // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
   const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
-    const app = prices
-      ? await (await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-per-route.ts'))).buildFastifyPerRouteApp(gate, routes, prices, webhook, undefined, control, metrics)
-      : await (await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'))).buildFastifyApp(gate, routes, webhook, undefined, control, metrics);
+    const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
+    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics, prices);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };

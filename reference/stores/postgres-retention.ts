@@ -1,7 +1,6 @@
 // Retention of the Postgres store's transaction log: the `transactionTtlSeconds` option and the pruning piggy-backed on writes.
+import { transactionTtlMs } from './log-retention.ts';
 
-/** Default lifetime of log records: 90 days, as Redis's `transactionTtlSeconds`. */
-export const DEFAULT_TRANSACTION_TTL_SECONDS = 90 * 24 * 60 * 60;
 /** Log appends between two prunes. */
 export const PRUNE_EVERY = 256;
 
@@ -17,11 +16,7 @@ export class PostgresOptionError extends RangeError {
 
 /** `transactionTtlSeconds` in ms (default 90 days); a {@link PostgresOptionError} unless a positive safe integer. */
 export function transactionTtlMsOf(value: unknown): number {
-  const seconds = value ?? DEFAULT_TRANSACTION_TTL_SECONDS;
-  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 1 || !Number.isSafeInteger(seconds * 1000)) {
-    throw new PostgresOptionError(`transactionTtlSeconds must be a positive safe integer (seconds), got ${String(value)}`);
-  }
-  return seconds * 1000;
+  return transactionTtlMs(value, (message) => new PostgresOptionError(message));
 }
 
 /** Runs one prune: of the `limit` oldest records, deletes those created before `before` (ISO 8601). */

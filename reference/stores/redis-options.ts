@@ -1,4 +1,5 @@
 // Options of the Redis store and their validation, checked before any connection is opened.
+import { DEFAULT_TRANSACTION_TTL_SECONDS } from './log-retention.ts';
 import type { RedisClusterOptions } from 'redis';
 import type { Currency } from './store.ts';
 import { isClusterClient, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
@@ -48,12 +49,11 @@ export interface RedisSettings {
   legacyCurrency: Currency;
 }
 
-const DEFAULT_TTL_SECONDS = 90 * 24 * 60 * 60;
 const DEFAULT_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** Validates `options` (TypeError or RangeError) and fills in the defaults. */
 export function redisSettings(options: RedisStoreOptions): RedisSettings {
-  const ttlSeconds = options.transactionTtlSeconds ?? DEFAULT_TTL_SECONDS;
+  const ttlSeconds = options.transactionTtlSeconds ?? DEFAULT_TRANSACTION_TTL_SECONDS;
   assertSafeInteger(ttlSeconds, 'transactionTtlSeconds', 1);
   const eventTtlSeconds = options.eventTtlSeconds ?? DEFAULT_EVENT_TTL_SECONDS;
   assertSafeInteger(eventTtlSeconds, 'eventTtlSeconds', 1);

@@ -1,8 +1,7 @@
 // Retention of the SQLite store's transaction log: the `transactionTtlSeconds` option and when a deduction batch prunes.
+import { transactionTtlMs } from './log-retention.ts';
 import type { LogPrune } from './sqlite-transactions.ts';
 
-/** Default lifetime of log records: 90 days, as Redis's `transactionTtlSeconds`. */
-export const DEFAULT_TRANSACTION_TTL_SECONDS = 90 * 24 * 60 * 60;
 /** Deductions between two prunes of the log. */
 export const PRUNE_EVERY = 64;
 
@@ -18,11 +17,7 @@ export class SqliteOptionError extends RangeError {
 
 /** `transactionTtlSeconds` in ms (default 90 days); a {@link SqliteOptionError} unless a positive safe integer. */
 export function transactionTtlMsOf(value: unknown): number {
-  const seconds = value ?? DEFAULT_TRANSACTION_TTL_SECONDS;
-  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 1 || !Number.isSafeInteger(seconds * 1000)) {
-    throw new SqliteOptionError(`transactionTtlSeconds must be a positive safe integer (seconds), got ${String(value)}`);
-  }
-  return seconds * 1000;
+  return transactionTtlMs(value, (message) => new SqliteOptionError(message));
 }
 
 /**
