@@ -10,7 +10,7 @@ import type { StoreBackend } from './store-backend.ts';
 import type { SqliteStore, SqliteStoreOptions } from './sqlite-store.ts';
 import { hasSqliteCode, isSqliteBusy, reasonOf, SqliteStoreError } from './sqlite-error.ts';
 import { SqliteFileWatch } from './sqlite-file-watch.ts';
-import { DeductionGroups } from './sqlite-group-commit.ts';
+import { DeductionGroups } from './deduction-groups.ts';
 import { LogRetention, transactionTtlMsOf } from './sqlite-retention.ts';
 import { openSqliteSchema, sqliteTables, type SqliteTables } from './sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.ts';
@@ -69,10 +69,10 @@ export class SqliteBackend implements StoreBackend {
         const nowMs = Date.now();
         return this.#transactions.deductBatch(deductions, nowMs, this.#retention?.next(deductions.length, nowMs));
       }),
-    });
+    }, 'SqliteStore');
   }
 
-  /** Joins this event-loop turn's group commit (sqlite-group-commit.ts): settles after the batch's COMMIT. */
+  /** Joins this event-loop turn's group commit (deduction-groups.ts): settles after the batch's COMMIT. */
   deductBalance(deduction: Deduction): Promise<DeductionResult> {
     return this.#groups.deduct(deduction);
   }

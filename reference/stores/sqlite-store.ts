@@ -54,7 +54,7 @@ export interface SqliteStoreOptions {
  * older version are migrated in place at construction (see `openSqliteSchema`). Kept request ids of
  * idempotent deductions expire after their `ttlMs`; each kept deduction deletes up to 100 expired ones.
  * Deductions asked in one event-loop turn share one IMMEDIATE transaction (a SAVEPOINT each) and settle after its
- * COMMIT (sqlite-group-commit.ts); log records are pruned after `transactionTtlSeconds`.
+ * COMMIT (deduction-groups.ts); log records are pruned after `transactionTtlSeconds`.
  */
 export class SqliteStore extends GuardedStore {
   /**

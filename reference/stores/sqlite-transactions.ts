@@ -5,12 +5,12 @@ import type {
   TransactionRecord,
 } from './store.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
+import type { DeductionOutcome } from './deduction-groups.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** What one deduction of a batch came to: its result, or the error SQLite threw for it (it changed nothing). */
-export type DeductionOutcome = { ok: true; result: DeductionResult } | { ok: false; error: unknown };
 
 /** Log records to prune in a batch's transaction: of the `limit` oldest, those created before `before` (ISO 8601). */
 export interface LogPrune {

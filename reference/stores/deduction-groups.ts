@@ -1,6 +1,8 @@
-// Group commit of the SQLite store's deductions: those asked for in one event-loop turn share one IMMEDIATE transaction.
+// Group commit of a store's deductions: those asked for in one event-loop turn are committed together, in one transaction.
 import type { Deduction, DeductionResult } from './store.ts';
-import type { DeductionOutcome } from './sqlite-transactions.ts';
+
+/** One deduction's part of a batch: its result, or the error that failed it alone. */
+export type DeductionOutcome = { ok: true; result: DeductionResult } | { ok: false; error: unknown };
 
 /** Most deductions in one transaction; a fuller queue is committed at once, without waiting for the turn's end. */
 export const MAX_GROUP_SIZE = 256;
@@ -15,8 +17,8 @@ interface Pending {
 /** How a {@link DeductionGroups} commits a batch. */
 export interface GroupCommitter {
   /**
-   * Commits `deductions` in one transaction, synchronously at first (better-sqlite3), possibly retrying later
-   * (another connection's write lock): resolves the outcomes once committed, rejects when nothing was.
+   * Commits `deductions` in one transaction and resolves their outcomes, in order, once committed; rejects when
+   * nothing was committed. SQLite runs it synchronously at first; Postgres sends one statement.
    */
   commit(deductions: readonly Deduction[]): Promise<DeductionOutcome[]>;
 }
@@ -30,11 +32,14 @@ export interface GroupCommitter {
  */
 export class DeductionGroups {
   readonly #committer: GroupCommitter;
+  readonly #storeName: string;
   #pending: Pending[] = [];
   #scheduled = false;
 
-  constructor(committer: GroupCommitter) {
+  /** `storeName` names the store in the error of a deduction left without an outcome. */
+  constructor(committer: GroupCommitter, storeName: string) {
     this.#committer = committer;
+    this.#storeName = storeName;
   }
 
   /** Queues `deduction` for this turn's commit; settles after it. */
@@ -51,8 +56,8 @@ export class DeductionGroups {
   }
 
   /**
-   * Commits the queued deductions now (their transaction is run before this returns, unless another connection
-   * holds the write lock). The store calls it before any other operation, so that operation sees them.
+   * Commits the queued deductions now (SQLite runs their transaction before this returns, unless another
+   * connection holds the write lock). SQLite calls it before any other operation, so that operation sees them.
    */
   flush(): void {
     const batch = this.#pending;
@@ -63,7 +68,7 @@ export class DeductionGroups {
         batch.forEach((pending, i) => {
           const outcome = outcomes[i];
           if (outcome?.ok) pending.resolve(outcome.result);
-          else pending.reject(outcome === undefined ? new Error('SqliteStore: a deduction of the batch has no outcome') : outcome.error);
+          else pending.reject(outcome === undefined ? new Error(`${this.#storeName}: a deduction of the batch has no outcome`) : outcome.error);
         });
       },
       (error: unknown) => {
