@@ -1,4 +1,4 @@
-// The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip.
+// The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip; deductions grouped per turn.
 import { randomUUID } from 'node:crypto';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type {
@@ -7,7 +7,9 @@ import type {
 } from './store.ts';
 import type { PostgresStore } from './postgres-store.ts';
 import type { StoreBackend } from './store-backend.ts';
+import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
+import { deductBatchParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
 import {
   oneRow, RAW_TEXT, textOf, toClientRecord, toCreditResult, toDeductionResult, toReversalResult, toTransaction, integerOf, type Row,
 } from './postgres-rows.ts';
@@ -18,8 +20,11 @@ import { LogPruner } from './postgres-retention.ts';
 /** How long the client waits for an answer beyond the server's statement timeout before giving the connection up. */
 export const NO_ANSWER_MARGIN_MS = 1000;
 
-/** A parameter as sent: text (integers as their exact decimal digits) or NULL. */
-type Parameter = string | null;
+/** How many times a batch the server rolled back as a deadlock victim is sent again before its deductions fail. */
+const BATCH_ATTEMPTS = 3;
+
+/** A parameter as sent: text (integers as their exact decimal digits) or NULL, or an array of those. */
+type Parameter = string | null | (string | null)[];
 
 /** A QueryConfig with node-postgres's per-query `query_timeout`, which its types leave out. */
 type TimedQuery = QueryConfig<Parameter[]> & { query_timeout: number };
@@ -43,6 +48,9 @@ export class PostgresBackend implements StoreBackend {
   readonly #sql: PostgresStatements;
   readonly #settings: PostgresBackendSettings;
   readonly #pruner: LogPruner | undefined;
+  readonly #groups: DeductionGroups;
+  /** Batches sent and not yet answered: {@link close} waits for them. */
+  readonly #sending = new Set<Promise<unknown>>();
 
   /** Runs the store's statements on `pool`, whose schema is migrated already. */
   constructor(pool: Pool, settings: PostgresBackendSettings) {
@@ -51,9 +59,66 @@ export class PostgresBackend implements StoreBackend {
     this.#sql = postgresStatements(quoteIdentifier(settings.schema));
     const ttlMs = settings.transactionTtlMs;
     this.#pruner = ttlMs === undefined ? undefined : new LogPruner((limit, before) => this.#query(this.#sql.pruneLog, [String(limit), before]), ttlMs);
+    this.#groups = new DeductionGroups({ commit: (deductions) => this.#tracked(this.#deductBatch(deductions)) }, 'PostgresStore');
   }
 
-  async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+  /**
+   * Joins this event-loop turn's group (deduction-groups.ts): the turn's deductions go in one `deduct_batch`
+   * statement, so one commit, and each settles once that statement answered (a lone deduction calls `deduct`).
+   */
+  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+    return this.#groups.deduct(deduction);
+  }
+
+  /**
+   * Commits `deductions` in one statement, in {@link lockOrder}. A batch the server rolled back as a deadlock
+   * victim is sent again (nothing of it was applied); one it rolled back for a data error is run one deduction at a
+   * time, in the order asked, so that only the faulty one fails. Any other failure fails every deduction of it.
+   */
+  async #deductBatch(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
+    if (deductions.length === 1) return [await outcomeOf(this.#deductOne(deductions[0] as Deduction))];
+    const order = lockOrder(deductions);
+    const sent = order.map((i) => deductions[i] as Deduction);
+    let result: QueryResult<Row> | undefined;
+    for (let attempt = 1; result === undefined; attempt++) {
+      try {
+        result = await this.#query(this.#sql.deductBatch, deductBatchParameters(sent));
+      } catch (error) {
+        if (isRetryableBatchFailure(error) && attempt < BATCH_ATTEMPTS) continue;
+        if (isPerDeductionFailure(error)) return this.#deductOneByOne(deductions);
+        throw error;
+      }
+    }
+    if (result.rows.length !== sent.length) throw new TypeError(`PostgresStore: deduct_batch answered ${result.rows.length} rows for ${sent.length} deductions`);
+    const outcomes: DeductionOutcome[] = new Array(deductions.length);
+    result.rows.forEach((row, position) => {
+      const asked = order[integerOf(row, 'ord') - 1];
+      if (asked === undefined || asked !== order[position]) throw new TypeError('PostgresStore: deduct_batch answered its rows out of order');
+      outcomes[asked] = toOutcome(() => toDeductionResult(row));
+      if (sent[position]?.record !== undefined) this.#pruner?.appended();
+    });
+    return outcomes;
+  }
+
+  /** `batch`, kept in {@link #sending} until it settles. */
+  #tracked<T>(batch: Promise<T>): Promise<T> {
+    this.#sending.add(batch);
+    const settled = (): void => {
+      this.#sending.delete(batch);
+    };
+    batch.then(settled, settled);
+    return batch;
+  }
+
+  /** Each deduction alone, in the order asked (two of one client stay sequential). */
+  async #deductOneByOne(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
+    const outcomes: DeductionOutcome[] = [];
+    for (const deduction of deductions) outcomes.push(await outcomeOf(this.#deductOne(deduction)));
+    return outcomes;
+  }
+
+  /** One deduction in its own statement (`deduct`). */
+  async #deductOne({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
     const result = await this.#query(this.#sql.deduct, [
       clientId, currency, String(amount),
       request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
@@ -117,8 +182,13 @@ export class PostgresBackend implements StoreBackend {
     return (await this.#query(this.#sql.release, [name, token])).rows.length > 0;
   }
 
-  /** Waits for a running prune, then ends the pool when the store opened it; a caller's pool stays open. */
+  /**
+   * Sends the deductions queued this turn and waits for every batch's answer and a running prune, then ends the
+   * pool when the store opened it; a caller's pool stays open.
+   */
   async close(): Promise<void> {
+    this.#groups.flush(); // deductions already asked for are sent (and answered), not dropped
+    await Promise.allSettled([...this.#sending]);
     await this.#pruner?.settled();
     if (this.#settings.ownsPool) await this.#pool.end();
   }
@@ -145,5 +215,19 @@ export class PostgresBackend implements StoreBackend {
       client.off('error', onError);
       client.release(broken ?? false);
     }
+  }
+}
+
+/** The outcome of one deduction: its result, or the error that failed it. */
+function outcomeOf(deduction: Promise<DeductionResult>): Promise<DeductionOutcome> {
+  return deduction.then((result) => ({ ok: true, result }), (error: unknown) => ({ ok: false, error }));
+}
+
+/** `read()`'s result as an outcome, or the error it threw (an unreadable row fails its deduction alone). */
+function toOutcome(read: () => DeductionResult): DeductionOutcome {
+  try {
+    return { ok: true, result: read() };
+  } catch (error) {
+    return { ok: false, error };
   }
 }

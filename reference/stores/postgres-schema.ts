@@ -1,10 +1,11 @@
 // DDL of the Postgres store (BIGINT money with range CHECKs) and its versioned migration at connect, serialised by an advisory lock.
 import type { PoolClient } from 'pg';
+import { deductBatchFunction } from './postgres-deduct-batch.ts';
 import { postgresFunctions } from './postgres-functions.ts';
 import { integerOf, RAW_TEXT } from './postgres-rows.ts';
 
 /** The schema version this code reads and writes. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /** How long the migration at connect may wait for another process's migration (it holds the advisory lock). */
 const MIGRATION_TIMEOUT_MS = 60_000;
@@ -79,8 +80,13 @@ ${postgresFunctions(s, name)}
 `;
 }
 
+/** Version 2: `deduct_batch`, the group commit of deductions (postgres-deduct-batch.ts). */
+function version2(s: string): string {
+  return deductBatchFunction(s);
+}
+
 /** The migrations in order: entry i brings the schema from version i to version i + 1. */
-const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1];
+const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2];
 
 /**
  * Brings the schema `name` to {@link POSTGRES_SCHEMA_VERSION} on `client`, in one transaction that first takes an

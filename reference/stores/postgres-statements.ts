@@ -4,6 +4,8 @@
 export interface PostgresStatements {
   /** (client, currency, amount, request id, fingerprint, ttl ms, record id, created at, payment intent, resource) → outcome, new_balance. */
   deduct: string;
+  /** The ten arrays of postgres-deduct-batch.ts → ord, outcome, new_balance: one row per deduction. */
+  deductBatch: string;
   /** (client, currency, amount) → new_balance; SQLSTATE 22003 on overflow. */
   add: string;
   /** (client): creates the client when missing. */
@@ -40,6 +42,8 @@ export function postgresStatements(s: string): PostgresStatements {
   return {
     deduct: `SELECT outcome, new_balance FROM ${s}.deduct($1::text, $2::text, $3::bigint, $4::text, $5::text, $6::bigint,
       $7::text, $8::text, $9::text, $10::text)`,
+    deductBatch: `SELECT ord, outcome, new_balance FROM ${s}.deduct_batch($1::text[], $2::text[], $3::bigint[], $4::text[],
+      $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[])`,
     add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
     ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())
       ON CONFLICT (client_id) DO NOTHING`,

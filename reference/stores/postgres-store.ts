@@ -23,7 +23,8 @@ const CONNECT_TIMEOUT_MS = 5000;
  *
  * Every operation is one statement, so one round trip: `deductBalance` (with its record and request id),
  * `addBalance`, `creditTopUp` and `reverseTopUp` call plpgsql functions the schema holds (postgres-functions.ts),
- * whose row locks keep them correct under READ COMMITTED. Log records older than `transactionTtlSeconds` (90 days)
+ * whose row locks keep them correct under READ COMMITTED. The deductions of one event-loop turn share one
+ * statement and one commit (`deduct_batch`, postgres-deduct-batch.ts). Log records older than `transactionTtlSeconds` (90 days)
  * are pruned in the background as records are appended; credited PaymentIntents and processed events are kept
  * forever (no `creditRetentionMs`).
  */
