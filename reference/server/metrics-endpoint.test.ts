@@ -66,6 +66,9 @@ describe('metricsPath configuration', () => {
   it('is read from CREDIT402_METRICS_PATH and refused on a gated or free route', () => {
     expect(loadServerConfig({ env: { CREDIT402_METRICS_PATH: '/metrics' } }).metricsPath).toBe('/metrics');
     expect(() => loadServerConfig({ overrides: { metricsPath: '/api/weather' } })).toThrowError(/collides with the route GET \/api\/weather/);
+    const routes = { 'GET /api/files/*': { amount: 1 }, 'GET /api/users/:id': { amount: 1 } };
+    expect(() => loadServerConfig({ overrides: { routes, metricsPath: '/api/files/metrics' } })).toThrowError(/collides with the route GET \/api\/files\/\*/);
+    expect(() => loadServerConfig({ overrides: { routes, metricsPath: '/api/users/metrics' } })).toThrowError(/collides with the route GET \/api\/users\/:id/);
     expect(() => loadServerConfig({ overrides: { metricsPath: 'metrics' } })).toThrowError(/must be a path starting with \//);
   });
 });

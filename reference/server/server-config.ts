@@ -8,6 +8,7 @@ import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
 import type { CorsOptions } from '../gate/cors.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
+import { routeClaimingPath } from './route-path-claim.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
@@ -272,16 +273,22 @@ function checkConformanceControl(config: Record<string, unknown>): void {
   else throw new Credit402ConfigError('ERR_SERVER_CONFIG', `conformanceControl (CREDIT402_CONFORMANCE_CONTROL) must be true or false, got ${String(value)}`);
 }
 
+/** The keys of the configured paid and free routes (not validated yet: non-strings are left out). */
+function configuredRouteKeys(config: Record<string, unknown>): string[] {
+  const paid = Object.keys((config.routes ?? {}) as Record<string, unknown>);
+  const free = Array.isArray(config.freeRoutes) ? config.freeRoutes.filter((key): key is string => typeof key === 'string') : [];
+  return [...paid, ...free];
+}
+
 function checkWebhookPath(config: Record<string, unknown>): void {
   const path = config.webhookPath;
   if (path === undefined) return;
   if (typeof path !== 'string' || !/^\/[!"$-><@-~]*$/.test(path)) {
     throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath must be a path starting with /, without query or fragment, got ${String(path)}`);
   }
-  const routes = (config.routes ?? {}) as Record<string, unknown>;
-  const freeRoutes = Array.isArray(config.freeRoutes) ? (config.freeRoutes as string[]) : [];
-  if (`POST ${path}` in routes || freeRoutes.includes(`POST ${path}`)) {
-    throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath ${path} collides with the route POST ${path}`);
+  const taken = routeClaimingPath(configuredRouteKeys(config), path, 'POST');
+  if (taken !== undefined) {
+    throw new Credit402ConfigError('ERR_WEBHOOK_PATH', `webhookPath ${path} collides with the route ${taken}`);
   }
 }
 
@@ -291,9 +298,7 @@ function checkMetricsPath(config: Record<string, unknown>): void {
   if (typeof path !== 'string' || !/^\/[!"$-><@-~]*$/.test(path)) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsPath (--metrics-path, CREDIT402_METRICS_PATH) must be a path starting with /, without query or fragment, got ${String(path)}`);
   }
-  const routes = Object.keys((config.routes ?? {}) as Record<string, unknown>);
-  const freeRoutes = Array.isArray(config.freeRoutes) ? (config.freeRoutes as string[]) : [];
-  const taken = [...routes, ...freeRoutes].find((key) => key.slice(key.indexOf(' ') + 1) === path);
+  const taken = routeClaimingPath(configuredRouteKeys(config), path);
   if (taken !== undefined || path === (config.webhookPath ?? '/webhooks/stripe')) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsPath ${path} collides with ${taken === undefined ? 'the webhook path' : `the route ${taken}`}: the metrics endpoint is never gated`);
   }

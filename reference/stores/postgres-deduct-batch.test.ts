@@ -38,6 +38,9 @@ async function countingStore(): Promise<{ store: PostgresStore; roundTrips: () =
 const recorded = (clientId: string, amount: number, resource = 'GET /x'): Deduction =>
   ({ clientId, currency: 'usd', amount, record: deductionRecord(clientId, amount, 'usd', resource) });
 
+/** The log records of `clientId`, oldest first. */
+const logOf = async (store: PostgresStore, clientId: string) => (await store.listTransactions?.(clientId)) ?? [];
+
 /** The transaction ids (xmin) that wrote the log records of `clients`. */
 async function writers(clients: string[]): Promise<unknown[]> {
   const { rows } = await admin.query<{ xmin: string }>(`SELECT DISTINCT xmin::text AS xmin FROM ${s}.transactions WHERE client_id = ANY($1)`, [clients]);
@@ -54,7 +57,7 @@ describe('PostgresStore group commit', () => {
     expect(results).toEqual(clients.map((_, i) => deducted(20 - i)));
     expect(roundTrips() - before).toBe(1);
     expect(await writers(clients)).toHaveLength(1);
-    for (const clientId of clients) expect((await store.listTransactions(clientId)).map((r) => r.type)).toEqual(['deduction']);
+    for (const clientId of clients) expect((await logOf(store, clientId)).map((r) => r.type)).toEqual(['deduction']);
   });
 
   it("answers one client's deductions of a turn in the order asked, as if sent one at a time", async () => {
@@ -68,8 +71,8 @@ describe('PostgresStore group commit', () => {
       deducted(4), deducted(2), deducted(3), deducted(1), deducted(2), deducted(0), deducted(1), INSUFFICIENT,
       deducted(0), INSUFFICIENT, INSUFFICIENT,
     ]);
-    expect((await store.listTransactions(a)).filter((r) => r.type === 'deduction')).toHaveLength(5);
-    expect((await store.listTransactions(b)).filter((r) => r.type === 'deduction')).toHaveLength(3);
+    expect((await logOf(store, a)).filter((r) => r.type === 'deduction')).toHaveLength(5);
+    expect((await logOf(store, b)).filter((r) => r.type === 'deduction')).toHaveLength(3);
   });
 
   it('keeps request ids within a batch: the first repeat is answered repeated, another fingerprint conflicts', async () => {
@@ -84,7 +87,7 @@ describe('PostgresStore group commit', () => {
       store.deductBalance({ ...recorded(clientId, 2), request }),
     ]);
     expect(results).toEqual([deducted(8), { status: 'repeated', balance: 8 }, { status: 'conflict' }, { status: 'conflict' }]);
-    expect((await store.listTransactions(clientId)).filter((r) => r.type === 'deduction')).toHaveLength(1);
+    expect((await logOf(store, clientId)).filter((r) => r.type === 'deduction')).toHaveLength(1);
   });
 
   it('fails only the deduction whose data the server refuses; the others of its batch are applied once', async () => {
