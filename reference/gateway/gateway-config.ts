@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { routeClaimingPath } from '../server/route-path-claim.ts';
 
 /** Default time the upstream has to send its answer's headers (and then between two body chunks), in ms. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -63,7 +64,7 @@ function positiveMs(name: string, value: unknown, fallback: number): number {
 }
 
 /** Checks the gateway's own fields; throws ERR_GATEWAY_CONFIG naming the field at fault. */
-export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: Iterable<string>): GatewayOptions {
+export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: readonly string[]): GatewayOptions {
   const { upstream, healthPath, forwardPaymentHeader } = fields;
   if (typeof upstream !== 'string' || upstream === '') return fail('upstream is required: the base URL of the upstream service (--upstream http://127.0.0.1:8000)');
   let url: URL;
@@ -77,9 +78,8 @@ export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: 
   }
   const health = healthPath ?? DEFAULT_HEALTH_PATH;
   if (typeof health !== 'string' || !/^\/[!$&-.0-;=@-Z_a-z~/]*$/.test(health)) return fail(`healthPath must be a path starting with /, without query or fragment, got ${String(health)}`);
-  for (const key of routeKeys) {
-    if (key.slice(key.indexOf(' ') + 1) === health) fail(`healthPath ${health} collides with the gated route ${key}`);
-  }
+  const taken = routeClaimingPath(routeKeys, health);
+  if (taken !== undefined) fail(`healthPath ${health} collides with the gated route ${taken}`);
   if (forwardPaymentHeader !== undefined && typeof forwardPaymentHeader !== 'boolean') return fail(`forwardPaymentHeader must be true or false, got ${String(forwardPaymentHeader)}`);
   return {
     upstream: url.href.replace(/\/$/, ''),

@@ -144,5 +144,7 @@ describe('credit402 gateway', () => {
     expect(() => configFor('ftp://example.com')).toThrow(/upstream must be an http/);
     expect(() => configFor('http://127.0.0.1:1', { upstreamTimeoutMs: 0 })).toThrow(/upstreamTimeoutMs/);
     expect(() => configFor('http://127.0.0.1:1', { healthPath: '/paid' })).toThrow(/collides/);
+    const routes = { 'GET /files/*': { amount: PRICE } };
+    expect(() => configFor('http://127.0.0.1:1', { routes, healthPath: '/files/healthz' })).toThrow(/collides with the gated route GET \/files\/\*/);
   });
 });
