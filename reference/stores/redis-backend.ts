@@ -1,4 +1,4 @@
-// The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
+// The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on one server, a turn's deductions as one script; on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
 import { randomUUID } from 'node:crypto';
 import type {
   ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
@@ -6,12 +6,15 @@ import type {
 } from './store.ts';
 import type { RedisStore } from './redis-store.ts';
 import type { StoreBackend } from './store-backend.ts';
+import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
+import { batchCall, toDeductionOutcomes } from './redis-deduct-batch.ts';
+import { DEDUCT, DEDUCT_BATCH } from './redis-deduct-scripts.ts';
 import { ClusterKeys, RedisKeys } from './redis-keys.ts';
 import { LuaScript, type RedisConnection } from './redis-lua.ts';
 import { CLUSTER_SCRIPTS, ClusterTopUps } from './redis-cluster-topups.ts';
 import type { RedisSettings } from './redis-options.ts';
 import {
-  ADD, CREDIT_TOP_UP, DEDUCT, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
+  ADD, CREDIT_TOP_UP, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
 } from './redis-scripts.ts';
 import {
   asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toReversalResult, toSafeInteger, toText, toTransaction,
@@ -19,6 +22,7 @@ import {
 
 const SCRIPTS = {
   deduct: new LuaScript(DEDUCT),
+  deductBatch: new LuaScript(DEDUCT_BATCH),
   add: new LuaScript(ADD),
   ensure: new LuaScript(ENSURE),
   getClient: new LuaScript(GET_CLIENT),
@@ -32,7 +36,7 @@ const SCRIPTS = {
 /** Loads every script the store runs on `connection` into the script cache of the server or of every master (SCRIPT LOAD). */
 export async function loadRedisScripts(connection: RedisConnection): Promise<void> {
   // A cluster runs its own top-up and reversal scripts: those of one server touch a client and a PaymentIntent at once.
-  const oneServerOnly: readonly LuaScript[] = [SCRIPTS.creditTopUp, SCRIPTS.reverseTopUp];
+  const oneServerOnly: readonly LuaScript[] = [SCRIPTS.creditTopUp, SCRIPTS.reverseTopUp, SCRIPTS.deductBatch];
   const scripts = connection.cluster
     ? [...Object.values(SCRIPTS).filter((script) => !oneServerOnly.includes(script)), ...Object.values(CLUSTER_SCRIPTS)]
     : Object.values(SCRIPTS);
@@ -42,15 +46,23 @@ export async function loadRedisScripts(connection: RedisConnection): Promise<voi
 /**
  * The backend of {@link RedisStore}: see there for the keys, their lifetimes and the legacy currency. On a cluster
  * the keys are {@link ClusterKeys}, and creditTopUp, reverseTopUp and hasCredit are {@link ClusterTopUps}.
+ *
+ * On one server the deductions asked in one event-loop turn run as one DEDUCT_BATCH script, in order (see
+ * {@link DeductionGroups}, and redis-deduct-scripts.ts for why none is applied without its answer). Every other
+ * operation first sends the queued deductions, so that it runs after them, as it would without the grouping. On a
+ * cluster, whose deductions of different clients live in different slots, each deduction is one DEDUCT.
  */
 export class RedisBackend implements StoreBackend {
   readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
   readonly #clusterTopUps: ClusterTopUps | undefined;
+  readonly #groups: DeductionGroups | undefined;
   readonly #ttl: string;
   readonly #eventTtl: string;
   readonly #configuredLegacy: Currency;
   #legacy: Promise<Currency> | undefined;
+  /** The pinned legacy currency once read, so that a batch is sent at its flush, before a later operation's command. */
+  #pinnedLegacy: Currency | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
 
   /** Uses `connection` with validated `settings`. */
@@ -71,6 +83,7 @@ export class RedisBackend implements StoreBackend {
       });
     } else {
       this.#keys = new RedisKeys(settings.prefix);
+      this.#groups = new DeductionGroups({ commit: (deductions) => this.#deductBatch(deductions) }, 'RedisStore');
     }
   }
 
@@ -79,7 +92,12 @@ export class RedisBackend implements StoreBackend {
     this.#ownedClient = client;
   }
 
-  async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+    return this.#groups ? this.#groups.deduct(deduction) : this.#deductOne(deduction);
+  }
+
+  /** One deduction as one DEDUCT (on a cluster). */
+  async #deductOne({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
     const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#ttl : ''];
     if (request !== undefined) {
@@ -90,6 +108,12 @@ export class RedisBackend implements StoreBackend {
     }
     if (record !== undefined) args.push(...recordFields(record));
     return toDeductionResult(await this.#run(SCRIPTS.deduct, keys, args));
+  }
+
+  /** A turn's deductions as one DEDUCT_BATCH, sent before this returns when the legacy currency is known. */
+  async #deductBatch(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
+    const { keys, args } = batchCall(this.#keys, deductions, this.#ttl, this.#pinnedLegacy ?? (await this.legacyCurrency()));
+    return toDeductionOutcomes(await this.#run(SCRIPTS.deductBatch, keys, args), deductions.length);
   }
 
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -128,6 +152,7 @@ export class RedisBackend implements StoreBackend {
   async listTransactions(clientId: string): Promise<TransactionRecord[]> {
     const legacy = await this.legacyCurrency();
     const log = this.#keys.log(clientId);
+    this.#groups?.flush();
     const reply = await this.#connection.send(log, ['XRANGE', log, '-', '+']);
     return asArray(reply, 'XRANGE').map((entry) => toTransaction(entry, legacy));
   }
@@ -169,6 +194,7 @@ export class RedisBackend implements StoreBackend {
 
   /** Closes the client when the store created it. */
   async close(): Promise<void> {
+    this.#groups?.flush(); // deductions already asked for are sent (a closing client still answers them), not dropped
     const owned = this.#ownedClient;
     this.#ownedClient = undefined;
     await owned?.close();
@@ -181,7 +207,10 @@ export class RedisBackend implements StoreBackend {
   legacyCurrency(): Promise<Currency> {
     if (this.#legacy === undefined) {
       const key = this.#keys.legacyCurrency();
-      const pending = this.#run(SCRIPTS.pinLegacyCurrency, [key], [this.#configuredLegacy]).then((reply) => toCurrency(reply, key));
+      const pending = this.#run(SCRIPTS.pinLegacyCurrency, [key], [this.#configuredLegacy]).then((reply) => {
+        this.#pinnedLegacy = toCurrency(reply, key);
+        return this.#pinnedLegacy;
+      });
       pending.catch(() => {
         if (this.#legacy === pending) this.#legacy = undefined;
       });
@@ -192,10 +221,13 @@ export class RedisBackend implements StoreBackend {
 
   /** A command whose only key is its first argument. */
   #send(args: string[]): Promise<unknown> {
+    this.#groups?.flush();
     return this.#connection.send(args[1], args);
   }
 
+  /** Runs `script` after sending the queued deductions (a batch's own run finds the queue empty). */
   async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    this.#groups?.flush();
     try {
       return await script.run(this.#connection, keys, args);
     } catch (error) {

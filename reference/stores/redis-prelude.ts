@@ -44,13 +44,21 @@ local function overflow_error(amount)
   return redis.error_reply('CREDIT402_OVERFLOW adding ' .. amount .. ' would exceed Number.MAX_SAFE_INTEGER')
 end
 -- Appends one entry to a log stream, drops entries older than ttl seconds, and expires the key ttl
--- seconds after this append, so no log key outlives its newest entry by more than ttl.
-local function append_log(key, ttl, fields)
-  local now = redis.call('TIME')
-  local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+-- seconds after this append, so no log key outlives its newest entry by more than ttl. A script appending
+-- several entries passes the same table seen (else nil; it needs a table seen.expires) to each: it then reads
+-- the time once, and sets a key's expiry once per ttl (the same deadline: a script takes milliseconds, a ttl seconds).
+local function append_log(key, ttl, fields, seen)
+  local now_ms = seen and seen.now_ms
+  if not now_ms then
+    local now = redis.call('TIME')
+    now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+    if seen then seen.now_ms = now_ms end
+  end
   local min_id = string.format('%d', now_ms - ttl * 1000)
   redis.call('XADD', key, 'MINID', min_id, '*', unpack(fields))
+  if seen and seen.expires[key] == ttl then return end
   redis.call('EXPIRE', key, ttl)
+  if seen then seen.expires[key] = ttl end
 end
 -- Credits a top-up of amount (the record's amount) to the client hash key: net (the amount less what reversals
 -- took before the credit) to the balance in currency, one more top-up, and the topup record on log_key when

@@ -1,41 +1,6 @@
-// Lua sources of the Redis store: each multi-step operation runs as one atomic server-side script.
+// Lua sources of the Redis store: each multi-step operation runs as one atomic server-side script (deductions: redis-deduct-scripts.ts).
 // Client hashes: `top_ups`, `created_at`, `balance:<currency>`; see redis-prelude.ts for exactness and migration.
 import { PRELUDE } from './redis-prelude.ts';
-
-/**
- * KEYS: client, client's log, and the kept-request key when the deduction has a request id.
- * ARGV: currency, amount, legacy currency, log ttl seconds ('' when no record is appended), request ttl ms and
- * fingerprint ('' when there is no request id), then the record's field/value pairs.
- * The kept request is a string '<0 | 1 (repeated)><fingerprint>' that expires after the request ttl.
- * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'conflict' }; a negative balance is
- * insufficient for every amount, 0 included, and a currency never held is a balance of 0.
- */
-export const DEDUCT = `${PRELUDE}
-local client, currency, amount = KEYS[1], ARGV[1], ARGV[2]
-migrate(client, ARGV[3])
-if KEYS[3] then
-  local kept = redis.call('GET', KEYS[3])
-  if kept then
-    if string.sub(kept, 1, 1) ~= '0' or string.sub(kept, 2) ~= ARGV[6] then return { 'conflict' } end
-    redis.call('SETRANGE', KEYS[3], 0, '1')
-    return { 'repeated', balance_of(client, currency) }
-  end
-end
-if redis.call('EXISTS', client) == 0 then return { 'insufficient' } end
-local balance = balance_of(client, currency)
-if tonumber(balance) < tonumber(amount) then return { 'insufficient' } end
-if ARGV[4] ~= '' then
-  local fields = {}
-  for i = 7, #ARGV do fields[i - 6] = ARGV[i] end
-  append_log(KEYS[2], tonumber(ARGV[4]), fields)
-end
-if amount ~= '0' then
-  redis.call('HINCRBY', client, balance_field(currency), '-' .. amount)
-  balance = balance_of(client, currency)
-end
-if KEYS[3] then redis.call('SET', KEYS[3], '0' .. ARGV[6], 'PX', ARGV[5]) end
-return { 'deducted', balance }
-`;
 
 /** KEYS: client. ARGV: currency, amount, now, legacy currency. Returns the new balance in that currency. */
 export const ADD = `${PRELUDE}
