@@ -37,8 +37,7 @@ export interface Gate {
 
 const PASS: GateDecision = Object.freeze({ action: 'pass' });
 
-async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest & { paymentHeader: string | readonly string[] }, limiter: RateLimiter | undefined): Promise<GateDecision> {
-  const rawHeader = request.paymentHeader;
+async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | readonly string[], request: GateRequest, limiter: RateLimiter | undefined): Promise<GateDecision> {
   const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
   if (!parsed.ok) return paymentError('invalid_payment', parsed.message);
   const { clientId, paymentMethodId, topUpAmount, requestId } = parsed.payload;
@@ -83,7 +82,7 @@ export function createGate(options: GateOptions): Gate {
     const { paymentHeader } = request;
     if (paymentHeader === undefined) return emitted(emit, route, route.challenges.plain);
     try {
-      return emitted(emit, route, await decide(ctx, route, { ...request, paymentHeader }, limiter));
+      return emitted(emit, route, await decide(ctx, route, paymentHeader, request, limiter));
     } catch (error) {
       if (error instanceof StoreUnavailableError) {
         emit({ type: 'store_unavailable', route: route.key, currency: route.currency, operation: error.operation });
@@ -98,17 +97,22 @@ export function createGate(options: GateOptions): Gate {
     routes,
     match: table.match,
     defineRoute: (key, config) => gated(resolveRoute(key, config, false), false),
-    async handle(request: GateRequest): Promise<GateDecision> {
-      // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
-      const target = readRequestTarget(request.url);
-      if (!target.ok) return ambiguousTarget(target.reason);
-      const route = request.route ?? table.match(request.method, target.path);
-      if (route === undefined) {
-        const methods = cors && request.method === 'OPTIONS' ? table.methodsOn(target.path) : [];
-        return cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS;
+    handle(request: GateRequest): Promise<GateDecision> {
+      // Not async: a paid request's promise is decideGated's own, not one more wrapped around it.
+      try {
+        // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
+        const target = readRequestTarget(request.url);
+        if (!target.ok) return Promise.resolve(ambiguousTarget(target.reason));
+        const route = request.route ?? table.match(request.method, target.path);
+        if (route === undefined) {
+          const methods = cors && request.method === 'OPTIONS' ? table.methodsOn(target.path) : [];
+          return Promise.resolve(cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS);
+        }
+        const decided = decideGated(forRequest(route, target.path, challengesOf), request);
+        return cors ? decided.then((decision) => withCors(decision, cors, request.origin)) : decided;
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const decision = await decideGated(forRequest(route, target.path, challengesOf), request);
-      return cors ? withCors(decision, cors, request.origin) : decision;
     },
   };
 

@@ -95,6 +95,8 @@ const RESULT_STATUSES: ReadonlySet<unknown> = new Set(['deducted', 'insufficient
  * unknown outcome (CR-8.11, CR-8.12) and is reported, instead of passing an unreadable answer on.
  */
 function checkedResult(result: DeductionResult): DeductionResult {
+  // The usual answer, read without reflection: a plain object that says deducted with a safe integer balance.
+  if (typeof result === 'object' && result !== null && result.status === 'deducted' && Number.isSafeInteger(result.balance)) return result;
   const fields: unknown = result;
   const status = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'status') : undefined;
   const balance = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'balance') : undefined;
