@@ -15,7 +15,7 @@ import { buildChallenges, paymentError, serviceUnavailable } from './responses.t
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
 import { createRouteTable } from './route-table.ts';
 import { resolveRoute, resolveRoutes, type ResolvedRoute } from './routes.ts';
-import type { RouteConfig } from '../protocol/types.ts';
+import type { PaymentPayload, RouteConfig } from '../protocol/types.ts';
 import { spendBalance } from './spend.ts';
 
 /** A configured gate: decides what happens to each request. */
@@ -37,14 +37,9 @@ export interface Gate {
 
 const PASS: GateDecision = Object.freeze({ action: 'pass' });
 
-async function decide(ctx: GateContext, route: GatedRoute, rawHeader: string | readonly string[], request: GateRequest, limiter: RateLimiter | undefined): Promise<GateDecision> {
-  const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
-  if (!parsed.ok) return paymentError('invalid_payment', parsed.message);
-  const { clientId, paymentMethodId, topUpAmount, requestId } = parsed.payload;
-  if (clientId !== undefined && isClientIdShape(clientId)) {
-    const served = await spendBalance(ctx, route, { clientId, requestId });
-    if (served !== null) return served;
-  }
+/** The decision for a payload whose balance did not pay (none named, or too low): a challenge, a 429, or a new card payment. */
+function unpaid(ctx: GateContext, route: GatedRoute, payload: PaymentPayload, request: GateRequest, limiter: RateLimiter | undefined): GateDecision | Promise<GateDecision> {
+  const { clientId, paymentMethodId, topUpAmount, requestId } = payload;
   if (paymentMethodId === undefined) {
     return clientId === undefined ? route.challenges.plain : route.challenges.insufficient;
   }
@@ -82,7 +77,15 @@ export function createGate(options: GateOptions): Gate {
     const { paymentHeader } = request;
     if (paymentHeader === undefined) return emitted(emit, route, route.challenges.plain);
     try {
-      return emitted(emit, route, await decide(ctx, route, paymentHeader, request, limiter));
+      // The paid path awaits the deduction here, in this one async function.
+      const parsed = parsePaymentHeader(typeof paymentHeader === 'string' ? paymentHeader : paymentHeader.join(', '));
+      if (!parsed.ok) return emitted(emit, route, paymentError('invalid_payment', parsed.message));
+      const { clientId, requestId } = parsed.payload;
+      if (clientId !== undefined && isClientIdShape(clientId)) {
+        const served = await spendBalance(ctx, route, { clientId, requestId });
+        if (served !== null) return emitted(emit, route, served);
+      }
+      return emitted(emit, route, await unpaid(ctx, route, parsed.payload, request, limiter));
     } catch (error) {
       if (error instanceof StoreUnavailableError) {
         emit({ type: 'store_unavailable', route: route.key, currency: route.currency, operation: error.operation });
