@@ -1,11 +1,11 @@
 // Fastify 5 plugin: hooks that run after Fastify's router and decide on the route it matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatedRoute } from '../gate/context.ts';
 import type { ServeDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
 import { ambiguousTarget, readRequestTarget } from '../gate/request-target.ts';
-import { routerDecidedTarget } from '../gate/route-agreement.ts';
+import { createRouterAgreement } from '../gate/route-agreement.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import { createRoutePricing, routeForMethod, type PricedMethods } from './fastify-route-pricing.ts';
 
@@ -28,37 +28,52 @@ export interface Credit402FastifyOptions {
   gate: Gate;
 }
 
-/** The path of the route Fastify's router matched, in Fastify's syntax (`/api/users/:id`); null when it matched none. */
-function matchedPath(request: FastifyRequest): string | null {
-  return request.is404 ? null : (request.routeOptions.url ?? null);
-}
+/** The `settle` of each paid request still being answered, under a key of the plugin's own (not a public decoration). */
+const SETTLE = Symbol('credit402.settle');
 
-/** The `settle` of each paid request still being answered: the plugin's own, not a request decoration. */
-const settles = new WeakMap<FastifyRequest, ServeDecision['settle']>();
+/** A request as the plugin sees it: with the `settle` of its paid pass until the answer is finished. */
+type SettlingRequest = FastifyRequest & { [SETTLE]?: ServeDecision['settle'] | undefined };
 
 /** Marks the config of a route whose declaration the plugin priced: its own onRequest hook decides on it. */
 const PRICED = Symbol('credit402.priced');
 
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
   fastify.decorateRequest('credit402', undefined);
+  fastify.decorateRequest(SETTLE, undefined);
 
-  /** Asks the gate about the request (on `route` when the router's route is priced) and applies the decision. */
-  async function decide(request: FastifyRequest, reply: FastifyReply, url: string, route: GatedRoute | undefined): Promise<FastifyReply | undefined> {
-    const decision = await gate.handle({ method: request.method, url, route, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
-    if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
-    if (decision.action === 'serve') {
-      reply.headers(decision.headers);
-      request.credit402 = decision.payment;
-      settles.set(request, decision.settle);
-    }
-    return undefined;
+  /**
+   * Asks the gate about the request (on `route` when the router's route is priced) and applies the decision: an answer
+   * is sent and ends the request's hooks (`done` is not called); otherwise Fastify goes on. Callback style, so that a
+   * paid request costs no promise of its own beside the gate's.
+   */
+  function decide(request: FastifyRequest, reply: FastifyReply, url: string, route: GatedRoute | undefined, done: HookHandlerDoneFunction): void {
+    gate.handle({ method: request.method, url, route, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin }).then(
+      (decision) => {
+        try {
+          if (decision.action === 'respond') {
+            reply.code(decision.status).headers(decision.headers).send(decision.body);
+            return;
+          }
+          if (decision.action === 'serve') {
+            reply.headers(decision.headers);
+            request.credit402 = decision.payment;
+            (request as SettlingRequest)[SETTLE] = decision.settle;
+          }
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        done();
+      },
+      done,
+    );
   }
 
   // Per-route gating: a route declared with `config: { credit402 }` is priced when declared (an invalid configuration
   // throws there) and gets a hook of its own that decides on it; the router has chosen it, the gate only prices it.
   const pricing = createRoutePricing(gate);
-  const gateOn = (priced: PricedMethods): onRequestHookHandler => async function credit402Route(request, reply) {
-    return decide(request, reply, request.url, routeForMethod(priced, request.method));
+  const gateOn = (priced: PricedMethods): onRequestHookHandler => function credit402Route(request, reply, done) {
+    decide(request, reply, request.url, routeForMethod(priced, request.method), done);
   };
   fastify.addHook('onRoute', (route) => {
     // Priced already when the plugin is registered again in an inner scope: one hook decides, once.
@@ -68,27 +83,30 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
     route.config = Object.assign({}, route.config, { [PRICED]: true });
     route.onRequest = [...[route.onRequest ?? []].flat(), gateOn(priced)];
   });
+  const routerDecidedTarget = createRouterAgreement(gate);
   /** The routes with `config.credit402` declared where the plugin could not see them (before it was registered), priced on their first request. */
   const latePriced = new WeakMap<object, PricedMethods>();
 
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // `routeOptions` is built anew on each read: read once. Its `url` is the matched route's path, undefined on a 404.
     const config = request.routeOptions.config;
     if (config?.credit402 !== undefined) {
-      if (PRICED in config) return undefined;
-      const priced = latePriced.get(config) ?? pricing.declare({ method: request.routeOptions.method ?? request.method, url: request.routeOptions.url ?? request.url, config });
+      if (PRICED in config) return done();
+      const priced = latePriced.get(config) ?? pricing.declare({ method: config.method ?? request.method, url: config.url ?? request.url, config });
       if (priced !== undefined) latePriced.set(config, priced);
-      return decide(request, reply, request.url, priced && routeForMethod(priced, request.method));
+      return decide(request, reply, request.url, priced && routeForMethod(priced, request.method), done);
     }
     // The router has already chosen the handler: the gate decides on that route, so both agree (spec CR-4.9).
-    const target = routerDecidedTarget(gate, request.method, request.url, matchedPath(request));
-    if (target === 'free') return undefined;
-    return decide(request, reply, target.url, target.route);
+    const target = routerDecidedTarget(request.method, request.url, config?.url ?? null);
+    if (target === 'free') return done();
+    return decide(request, reply, target.url, target.route, done);
   });
   // The answer is sent: report its status to the engine (a handler that threw was answered by Fastify's error handler).
-  fastify.addHook('onResponse', async (request, reply) => {
-    const settle = settles.get(request);
-    settles.delete(request);
-    await settle?.({ status: reply.statusCode });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const settle = (request as SettlingRequest)[SETTLE];
+    if (settle === undefined) return done();
+    (request as SettlingRequest)[SETTLE] = undefined;
+    settle({ status: reply.statusCode }).then(() => done(), done);
   });
 };
 

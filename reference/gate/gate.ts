@@ -15,7 +15,7 @@ import { buildChallenges, paymentError, serviceUnavailable } from './responses.t
 import { ambiguousTarget, readRequestTarget } from './request-target.ts';
 import { createRouteTable } from './route-table.ts';
 import { resolveRoute, resolveRoutes, type ResolvedRoute } from './routes.ts';
-import type { RouteConfig } from '../protocol/types.ts';
+import type { PaymentPayload, RouteConfig } from '../protocol/types.ts';
 import { spendBalance } from './spend.ts';
 
 /** A configured gate: decides what happens to each request. */
@@ -37,15 +37,9 @@ export interface Gate {
 
 const PASS: GateDecision = Object.freeze({ action: 'pass' });
 
-async function decide(ctx: GateContext, route: GatedRoute, request: GateRequest & { paymentHeader: string | readonly string[] }, limiter: RateLimiter | undefined): Promise<GateDecision> {
-  const rawHeader = request.paymentHeader;
-  const parsed = parsePaymentHeader(typeof rawHeader === 'string' ? rawHeader : rawHeader.join(', '));
-  if (!parsed.ok) return paymentError('invalid_payment', parsed.message);
-  const { clientId, paymentMethodId, topUpAmount, requestId } = parsed.payload;
-  if (clientId !== undefined && isClientIdShape(clientId)) {
-    const served = await spendBalance(ctx, route, { clientId, requestId });
-    if (served !== null) return served;
-  }
+/** The decision for a payload whose balance did not pay (none named, or too low): a challenge, a 429, or a new card payment. */
+function unpaid(ctx: GateContext, route: GatedRoute, payload: PaymentPayload, request: GateRequest, limiter: RateLimiter | undefined): GateDecision | Promise<GateDecision> {
+  const { clientId, paymentMethodId, topUpAmount, requestId } = payload;
   if (paymentMethodId === undefined) {
     return clientId === undefined ? route.challenges.plain : route.challenges.insufficient;
   }
@@ -83,7 +77,15 @@ export function createGate(options: GateOptions): Gate {
     const { paymentHeader } = request;
     if (paymentHeader === undefined) return emitted(emit, route, route.challenges.plain);
     try {
-      return emitted(emit, route, await decide(ctx, route, { ...request, paymentHeader }, limiter));
+      // The paid path awaits the deduction here, in this one async function.
+      const parsed = parsePaymentHeader(typeof paymentHeader === 'string' ? paymentHeader : paymentHeader.join(', '));
+      if (!parsed.ok) return emitted(emit, route, paymentError('invalid_payment', parsed.message));
+      const { clientId, requestId } = parsed.payload;
+      if (clientId !== undefined && isClientIdShape(clientId)) {
+        const served = await spendBalance(ctx, route, { clientId, requestId });
+        if (served !== null) return emitted(emit, route, served);
+      }
+      return emitted(emit, route, await unpaid(ctx, route, parsed.payload, request, limiter));
     } catch (error) {
       if (error instanceof StoreUnavailableError) {
         emit({ type: 'store_unavailable', route: route.key, currency: route.currency, operation: error.operation });
@@ -98,17 +100,22 @@ export function createGate(options: GateOptions): Gate {
     routes,
     match: table.match,
     defineRoute: (key, config) => gated(resolveRoute(key, config, false), false),
-    async handle(request: GateRequest): Promise<GateDecision> {
-      // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
-      const target = readRequestTarget(request.url);
-      if (!target.ok) return ambiguousTarget(target.reason);
-      const route = request.route ?? table.match(request.method, target.path);
-      if (route === undefined) {
-        const methods = cors && request.method === 'OPTIONS' ? table.methodsOn(target.path) : [];
-        return cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS;
+    handle(request: GateRequest): Promise<GateDecision> {
+      // Not async: a paid request's promise is decideGated's own, not one more wrapped around it.
+      try {
+        // A target that parsers read differently is refused before anything is read or charged (CR-4.10).
+        const target = readRequestTarget(request.url);
+        if (!target.ok) return Promise.resolve(ambiguousTarget(target.reason));
+        const route = request.route ?? table.match(request.method, target.path);
+        if (route === undefined) {
+          const methods = cors && request.method === 'OPTIONS' ? table.methodsOn(target.path) : [];
+          return Promise.resolve(cors && methods.length > 0 ? preflight(cors, request.origin, methods) : PASS);
+        }
+        const decided = decideGated(forRequest(route, target.path, challengesOf), request);
+        return cors ? decided.then((decision) => withCors(decision, cors, request.origin)) : decided;
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const decision = await decideGated(forRequest(route, target.path, challengesOf), request);
-      return cors ? withCors(decision, cors, request.origin) : decision;
     },
   };
 

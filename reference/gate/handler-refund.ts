@@ -15,8 +15,11 @@ function refundOwed(refundOnHandlerError: boolean, outcome: ServeOutcome): boole
   return 'upstreamFailed' in outcome || (refundOnHandlerError && handlerFailed(outcome));
 }
 
+/** What a settlement that gives nothing back answers: one resolved promise, shared. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** The settlement of a pass that owes nothing back. */
-const NOTHING_OWED: Settle = async () => {};
+const NOTHING_OWED: Settle = () => SETTLED;
 
 /**
  * The `settle` of a paid pass. With a deduction made by this request (`deducted`), its first call gives the route's
@@ -27,15 +30,21 @@ const NOTHING_OWED: Settle = async () => {};
 export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, deducted: boolean): Settle {
   if (!deducted || route.amount === 0) return NOTHING_OWED;
   let settled = false;
-  return async (outcome) => {
-    if (settled) return;
+  // Not async: the usual outcome owes nothing and answers the shared resolved promise.
+  return (outcome) => {
+    if (settled) return SETTLED;
     settled = true;
-    if (!refundOwed(ctx.refundOnHandlerError, outcome)) return;
-    try {
-      await ctx.store.addBalance(clientId, route.currency, route.amount);
-      ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });
-    } catch (error) {
-      ctx.report(error, 'refundOnHandlerError');
-    }
+    if (!refundOwed(ctx.refundOnHandlerError, outcome)) return SETTLED;
+    return refund(ctx, clientId, route);
   };
+}
+
+/** Gives the route's price back to the client's balance; never rejects (a failure is reported as `refundOnHandlerError`). */
+async function refund(ctx: GateContext, clientId: string, route: GatedRoute): Promise<void> {
+  try {
+    await ctx.store.addBalance(clientId, route.currency, route.amount);
+    ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });
+  } catch (error) {
+    ctx.report(error, 'refundOnHandlerError');
+  }
 }

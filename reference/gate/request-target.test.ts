@@ -23,6 +23,10 @@ describe('readRequestTarget (CR-4.2)', () => {
     ['http://x?/api/weather', '/', '?/api/weather'],
     ['/api/weather.', '/api/weather.', ''],
     ['*', '*', ''],
+    ['/', '/', ''],
+    ['/api/weather?', '/api/weather', '?'],
+    ['/api/weather?a=%2e./..&b=\\', '/api/weather', '?a=%2e./..&b=\\'],
+    ['/api/a.b/c', '/api/a.b/c', ''],
   ])('reads %s as the path %s and the query %s', (target, path, query) => {
     expect(readRequestTarget(target)).toEqual({ ok: true, path, query });
   });

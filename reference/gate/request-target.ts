@@ -24,6 +24,13 @@ function decodeUnreserved(path: string): string {
   });
 }
 
+const SLASH = 0x2f;
+const HASH = 0x23;
+const QUESTION_MARK = 0x3f;
+const BACKSLASH = 0x5c;
+const PERCENT = 0x25;
+const DOT = 0x2e;
+
 const ambiguous = (reason: string): TargetReading => ({ ok: false, reason });
 
 /** The raw path of an origin-form or http(s) absolute-form target without its query, or why it is neither. */
@@ -44,6 +51,29 @@ function rawPathOf(beforeQuery: string): TargetReading {
  * than origin-form, `*` and http(s) absolute-form with a host, or a `.` or `..` path segment.
  */
 export function readRequestTarget(target: string): TargetReading {
+  return plainReading(target) ?? readAnyTarget(target);
+}
+
+/**
+ * The reading of a plain origin-form target, in one pass over it: `/` first, visible ASCII only, no `#`, and no `\`,
+ * `%` or `.` before the query, so its path is what precedes the query as it is (nothing to decode, no dot segment).
+ * Undefined for any other target, which {@link readAnyTarget} reads (most paths a client sends are plain).
+ */
+function plainReading(target: string): TargetReading | undefined {
+  if (target.charCodeAt(0) !== SLASH) return undefined;
+  let queryAt = -1;
+  for (let i = 1; i < target.length; i++) {
+    const code = target.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e || code === HASH) return undefined;
+    if (queryAt !== -1) continue;
+    if (code === QUESTION_MARK) queryAt = i;
+    else if (code === BACKSLASH || code === PERCENT || code === DOT) return undefined;
+  }
+  return queryAt === -1 ? { ok: true, path: target, query: '' } : { ok: true, path: target.slice(0, queryAt), query: target.slice(queryAt) };
+}
+
+/** {@link readRequestTarget} for any target. */
+function readAnyTarget(target: string): TargetReading {
   if (target === '*') return { ok: true, path: '*', query: '' };
   if (!VISIBLE_ASCII.test(target)) return ambiguous('it contains a space, a control character or a non-ASCII character');
   if (target.includes('#')) return ambiguous('it contains "#": a request target carries no fragment, and parsers differ on where the path ends');

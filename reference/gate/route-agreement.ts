@@ -20,9 +20,44 @@ const isPattern = (path: string): boolean => /[:*]/.test(path);
 export function routerDecidedTarget(gate: Pick<Gate, 'routes' | 'match'>, method: string, target: string, routerPath: string | null): RouterDecision {
   if (!readRequestTarget(target).ok) return { url: target };
   if (routerPath === null) return 'free';
+  return onRoute(routerRoute(gate, method, routerPath), target);
+}
+
+/**
+ * {@link routerDecidedTarget} for one gate, remembering what each (router path, method) pair it has seen comes to: the
+ * gate's table does not change, so neither does that answer, and a paid request then builds no `<METHOD> <path>` key.
+ * The pairs are bounded by the router's routes and the methods the HTTP parser accepts.
+ */
+export function createRouterAgreement(gate: Pick<Gate, 'routes' | 'match'>): (method: string, target: string, routerPath: string | null) => RouterDecision {
+  const known = new Map<string, Map<string, RouterRoute>>();
+  return (method, target, routerPath) => {
+    if (!readRequestTarget(target).ok) return { url: target };
+    if (routerPath === null) return 'free';
+    let byMethod = known.get(routerPath);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      known.set(routerPath, byMethod);
+    }
+    let route = byMethod.get(method);
+    if (route === undefined) {
+      route = routerRoute(gate, method, routerPath);
+      byMethod.set(method, route);
+    }
+    return onRoute(route, target);
+  };
+}
+
+/** What the router's route alone decides: the gated route, free, or `gate` (the gate matches the target itself). */
+type RouterRoute = GatedRoute | 'free' | 'gate';
+
+function routerRoute(gate: Pick<Gate, 'routes' | 'match'>, method: string, routerPath: string): RouterRoute {
   const keyed = gate.routes.get(`${method} ${routerPath}`) ?? (method === 'HEAD' ? gate.routes.get(`GET ${routerPath}`) : undefined);
-  if (keyed !== undefined) return { url: target, route: keyed };
-  if (isPattern(routerPath)) return { url: target };
-  const route = gate.match(method, routerPath);
-  return route === undefined ? 'free' : { url: target, route };
+  if (keyed !== undefined) return keyed;
+  if (isPattern(routerPath)) return 'gate';
+  return gate.match(method, routerPath) ?? 'free';
+}
+
+function onRoute(route: RouterRoute, target: string): RouterDecision {
+  if (route === 'free') return 'free';
+  return route === 'gate' ? { url: target } : { url: target, route };
 }

@@ -40,6 +40,9 @@ function fingerprintOf(route: GatedRoute): string {
   return route.exact ? `${route.key}\n${route.currency}\n${route.amount}` : `${route.key}\n${route.path}\n${route.currency}\n${route.amount}`;
 }
 
+/** The `paid` of a deduction that no payment of this request preceded (one object, not one per call). */
+const SPENT_FROM_BALANCE: { afterCredit: boolean } = Object.freeze({ afterCredit: false });
+
 /**
  * Deducts the route price from the client's balance in the route's currency (CR-6.8) and builds the paid pass;
  * resolves null when the balance is insufficient. When the store keeps a log, the `deduction` record goes with
@@ -52,7 +55,7 @@ export async function spendBalance(
   ctx: GateContext,
   route: GatedRoute,
   spender: Spender,
-  paid: { afterCredit: boolean; chargeId?: string } = { afterCredit: false },
+  paid: { afterCredit: boolean; chargeId?: string } = SPENT_FROM_BALANCE,
 ): Promise<GateDecision | null> {
   const { store } = ctx;
   const { clientId, requestId } = spender;
@@ -95,6 +98,8 @@ const RESULT_STATUSES: ReadonlySet<unknown> = new Set(['deducted', 'insufficient
  * unknown outcome (CR-8.11, CR-8.12) and is reported, instead of passing an unreadable answer on.
  */
 function checkedResult(result: DeductionResult): DeductionResult {
+  // The usual answer, read without reflection: a plain object that says deducted with a safe integer balance.
+  if (typeof result === 'object' && result !== null && result.status === 'deducted' && Number.isSafeInteger(result.balance)) return result;
   const fields: unknown = result;
   const status = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'status') : undefined;
   const balance = typeof fields === 'object' && fields !== null ? Reflect.get(fields, 'balance') : undefined;

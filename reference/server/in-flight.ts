@@ -1,4 +1,5 @@
 // Counts the gate decisions under way, so the server can wait for them before closing the store.
+import type { GateDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
 
 /** A gate that tracks its pending `handle` calls, and a way to wait until none is left. */
@@ -12,16 +13,31 @@ interface TrackedGate {
 export function trackInFlight(gate: Gate): TrackedGate {
   let pending = 0;
   let idle: (() => void) | undefined;
+  const finished = (): void => {
+    pending -= 1;
+    if (pending === 0) idle?.();
+  };
+  // One `then` on the gate's promise instead of an async wrapper: a paid request allocates one promise here, not two.
+  const passOn = (decision: GateDecision): GateDecision => {
+    finished();
+    return decision;
+  };
+  const failOn = (error: unknown): never => {
+    finished();
+    throw error;
+  };
   const tracked: Gate = {
     ...gate,
-    async handle(request) {
+    handle(request) {
       pending += 1;
+      let decided: Promise<GateDecision>;
       try {
-        return await gate.handle(request);
-      } finally {
-        pending -= 1;
-        if (pending === 0) idle?.();
+        decided = gate.handle(request);
+      } catch (error) {
+        finished();
+        return Promise.reject(error);
       }
+      return decided.then(passOn, failOn);
     },
   };
   return {

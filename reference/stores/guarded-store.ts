@@ -57,17 +57,22 @@ export class GuardedStore implements Store {
     }
   }
 
-  async deductBalance(deduction: Deduction): Promise<DeductionResult> {
-    this.#assertOpen();
-    assertDeduction(deduction);
-    const { clientId, currency, amount, record, request } = deduction;
-    return this.#backend.deductBalance({
-      clientId,
-      currency,
-      amount,
-      record: record !== undefined && this.#keepsLog ? copyTransaction(record) : undefined,
-      request: request === undefined ? undefined : { id: request.id, fingerprint: request.fingerprint, ttlMs: request.ttlMs },
-    });
+  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+    // Not async (the paid path): the backend's promise is handed back as it is; a throw still becomes a rejection.
+    try {
+      this.#assertOpen();
+      assertDeduction(deduction);
+      const { clientId, currency, amount, record, request } = deduction;
+      return this.#backend.deductBalance({
+        clientId,
+        currency,
+        amount,
+        record: record !== undefined && this.#keepsLog ? copyTransaction(record) : undefined,
+        request: request === undefined ? undefined : { id: request.id, fingerprint: request.fingerprint, ttlMs: request.ttlMs },
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {

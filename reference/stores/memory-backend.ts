@@ -47,7 +47,8 @@ export class MemoryBackend implements StoreBackend {
   }
 
   async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
-    const now = Date.now();
+    // The clock is read only for a request id (its expiry).
+    const now = request === undefined ? 0 : Date.now();
     if (request !== undefined) {
       const kept = this.#keptRequest(clientId, request.id, now);
       if (kept !== undefined) {

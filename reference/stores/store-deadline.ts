@@ -1,6 +1,6 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
 import type { Store } from './store.ts';
-import { deadlineQueue } from './deadline-queue.ts';
+import { deadlineQueue, type DeadlineQueue } from './deadline-queue.ts';
 import { wrapStoreMethods } from './wrap-store.ts';
 
 /** Default deadline of one store call, in ms: far above a healthy store's latency, far below a client's patience. */
@@ -27,7 +27,12 @@ export class StoreTimeoutError extends Error {
  * that arrives after the deadline is handed to `late` (a failure after it is dropped: the caller already failed).
  */
 export function withDeadline<T>(operation: string, timeoutMs: number, call: Promise<T>, late?: (value: T) => void): Promise<T> {
-  const queue = deadlineQueue(timeoutMs);
+  return watched(deadlineQueue(timeoutMs), operation, call, late);
+}
+
+/** {@link withDeadline} on the queue of its timeout. */
+function watched<T>(queue: DeadlineQueue, operation: string, call: Promise<T>, late?: (value: T) => void): Promise<T> {
+  const { timeoutMs } = queue;
   return new Promise<T>((resolve, reject) => {
     const entry = queue.watch(() => reject(new StoreTimeoutError(operation, timeoutMs)));
     call.then(
@@ -51,6 +56,15 @@ function invoke<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Calls `method` on `store` with `argument`, turning a synchronous throw into a rejection. */
+function invoke1<A, T>(method: (argument: A) => Promise<T>, store: Store, argument: A): Promise<T> {
+  try {
+    return method.call(store, argument);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * `store` with a deadline of `timeoutMs` on every call but `close`: a call still pending then rejects with
  * {@link StoreTimeoutError}. Optional methods are present exactly when `store` has them. A lease that
@@ -58,7 +72,11 @@ function invoke<T>(run: () => Promise<T>): Promise<T> {
  * lease behind for longer than it stays slow.
  */
 export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
-  const wrapped = wrapStoreMethods(store, (name, call) => withDeadline(name, timeoutMs, invoke(call)));
+  const queue = deadlineQueue(timeoutMs);
+  const wrapped = wrapStoreMethods(store, (name, call) => watched(queue, name, invoke(call)));
+  // The paid path's call, without the generic wrapper's argument array and closures.
+  const { deductBalance } = store;
+  wrapped.deductBalance = (deduction) => watched(queue, 'deductBalance', invoke1(deductBalance, store, deduction));
   const { acquireLock, releaseLock } = store;
   if (acquireLock && releaseLock) {
     wrapped.acquireLock = (name: string, ttlMs: number) =>
