@@ -5,6 +5,7 @@ import type { GatedRoute } from '../gate/context.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { applyCredit402, applyTargetReading, type GateIncomingMessage } from './node-http.ts';
+import { keyPathOf } from './route-key-path.ts';
 
 type Next = (error?: unknown) => void;
 /** What the middleware reads of Express's request: the mount path and the route the router matched. */
@@ -19,8 +20,9 @@ export interface Credit402Express {
    * Middleware that prices the route it is declared on (`app.get('/api/users/:id', credit402.route({ amount: 500 }),
    * handler)`). `config` is a route's configuration (`amount`, `currency`, `minTopUp`, `maxTopUp`, `description`),
    * validated here: an invalid one throws a Credit402ConfigError with its code. The route key in events and records
-   * is the request's method and the route's path in Express's syntax (`req.baseUrl + req.route.path`, HEAD on a GET
-   * route named as GET). An unpaid or refused request is answered by the gate; a paid one gets `payment-response`,
+   * is the request's method and `req.baseUrl + req.route.path`, the route's path in the route-key syntax when it has
+   * that shape (`/files/{*rest}` is keyed `/files/*`; see route-key-path.ts), else in Express's (HEAD on a GET route
+   * named as GET). An unpaid or refused request is answered by the gate; a paid one gets `payment-response`,
    * its PaymentResponse on `res.locals.credit402`, and its final status reported to the gate, which decides on a
    * refund (`refundOnHandlerError`). A request the table middleware (`credit402Middleware`) already served is not
    * priced again.
@@ -62,7 +64,7 @@ function routeKey(req: Request): string {
   const method = req.method === 'HEAD' && req.route?.methods?.head !== true ? 'GET' : (req.method ?? '');
   const routePath = req.route?.path;
   const path = Array.isArray(routePath) ? routePath.join(',') : routePath === undefined ? '' : String(routePath);
-  return `${method} ${pathLabel(`${req.baseUrl ?? ''}${path}`)}`;
+  return `${method} ${pathLabel(`${req.baseUrl ?? ''}${keyPathOf(path)}`)}`;
 }
 
 /**

@@ -55,6 +55,15 @@ describe('the Fastify plugin, per route', () => {
     expect(await resources()).toEqual(['GET /api/users/:id']);
   });
 
+  it('names a route declared with a regular expression or a named wildcard in the route-key syntax', async () => {
+    const { app, resources } = await setUp();
+    app.get('/api/users/:id(^.+$)', { config: { credit402: { amount: 5 } } }, async () => 'user');
+    app.get('/api/files/*', { config: { credit402: { amount: 5 } } }, async () => 'file');
+    expect((await app.inject({ method: 'GET', url: '/api/users/7', headers: { payment: SPEND } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/files/a/b', headers: { payment: SPEND } })).statusCode).toBe(200);
+    expect(await resources()).toEqual(['GET /api/users/:id', 'GET /api/files/*']);
+  });
+
   it('prices the HEAD route Fastify exposes for a GET route as that GET route (CR-4.8)', async () => {
     const { app, balance, resources } = await setUp();
     app.get('/files/*', { config: { credit402: { amount: 300 } } }, async () => ({ file: true }));

@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify';
 import type { GatedRoute } from '../gate/context.ts';
 import type { Gate } from '../gate/gate.ts';
 import type { RouteConfig } from '../protocol/types.ts';
+import { keyPathOf } from './route-key-path.ts';
 
 /** The gated routes of one route declaration, by method. */
 export type PricedMethods = ReadonlyMap<string, GatedRoute>;
@@ -15,8 +16,9 @@ export function routeForMethod(priced: PricedMethods, method: string): GatedRout
 /** Prices route declarations of one gate as Fastify's `onRoute` hands them over. */
 export interface RoutePricing {
   /**
-   * The gated routes of a declaration with `config.credit402` (keys `<METHOD> <url>`, the url in Fastify's syntax
-   * with its prefix), undefined without it. Throws a Credit402ConfigError when the configuration is invalid. The HEAD
+   * The gated routes of a declaration with `config.credit402` (keys `<METHOD> <url>`, the url with its prefix and in
+   * the route-key syntax when it has that shape: `/users/:id(^.+$)` is keyed `/users/:id`; see route-key-path.ts),
+   * undefined without it. Throws a Credit402ConfigError when the configuration is invalid. The HEAD
    * route Fastify adds for a GET route shares that route's configuration and is priced as that GET route.
    */
   declare(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): PricedMethods | undefined;
@@ -34,7 +36,7 @@ export function createRoutePricing(gate: Gate): RoutePricing {
       const methods = [method].flat();
       // GET first, so that a HEAD declared beside it is priced as it.
       for (const each of [...methods.filter((name) => name !== 'HEAD'), ...methods.filter((name) => name === 'HEAD')]) {
-        const route = each === 'HEAD' && lastGet?.url === url && lastGet.config === config ? lastGet.route : gate.defineRoute(`${each} ${url}`, config);
+        const route = each === 'HEAD' && lastGet?.url === url && lastGet.config === config ? lastGet.route : gate.defineRoute(`${each} ${keyPathOf(url)}`, config);
         priced.set(each, route);
         if (each === 'GET') lastGet = { url, config, route };
       }
