@@ -9,7 +9,7 @@ import type { PostgresStore } from './postgres-store.ts';
 import type { StoreBackend } from './store-backend.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
-import { deductBatchParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
+import { deductBatchParameters, deductParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
 import {
   oneRow, RAW_TEXT, textOf, toClientRecord, toCreditResult, toDeductionResult, toReversalResult, toTransaction, integerOf, type Row,
 } from './postgres-rows.ts';
@@ -92,9 +92,8 @@ export class PostgresBackend implements StoreBackend {
     if (result.rows.length !== sent.length) throw new TypeError(`PostgresStore: deduct_batch answered ${result.rows.length} rows for ${sent.length} deductions`);
     const outcomes: DeductionOutcome[] = new Array(deductions.length);
     result.rows.forEach((row, position) => {
-      const asked = order[integerOf(row, 'ord') - 1];
-      if (asked === undefined || asked !== order[position]) throw new TypeError('PostgresStore: deduct_batch answered its rows out of order');
-      outcomes[asked] = toOutcome(() => toDeductionResult(row));
+      if (integerOf(row, 'ord') !== position + 1) throw new TypeError('PostgresStore: deduct_batch answered its rows out of order');
+      outcomes[order[position] as number] = toOutcome(() => toDeductionResult(row));
       if (sent[position]?.record !== undefined) this.#pruner?.appended();
     });
     return outcomes;
@@ -118,13 +117,9 @@ export class PostgresBackend implements StoreBackend {
   }
 
   /** One deduction in its own statement (`deduct`). */
-  async #deductOne({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
-    const result = await this.#query(this.#sql.deduct, [
-      clientId, currency, String(amount),
-      request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
-      record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
-    ]);
-    if (record !== undefined) this.#pruner?.appended();
+  async #deductOne(deduction: Deduction): Promise<DeductionResult> {
+    const result = await this.#query(this.#sql.deduct, deductParameters(deduction));
+    if (deduction.record !== undefined) this.#pruner?.appended();
     return toDeductionResult(oneRow(result, 'deduct'));
   }
 

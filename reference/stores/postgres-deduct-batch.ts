@@ -38,19 +38,23 @@ $fn$;
 `;
 }
 
-/** A parameter array as sent: text elements (integers as their exact decimal digits) or NULL. */
-type ParameterArray = (string | null)[];
+/** A parameter as sent: text (integers as their exact decimal digits) or NULL. */
+type Parameter = string | null;
+
+/** The ten parameters of `deduct` for `deduction`; `deduct_batch` takes each as an array, one element per deduction. */
+export function deductParameters({ clientId, currency, amount, record, request }: Deduction): Parameter[] {
+  return [
+    clientId, currency, String(amount),
+    request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
+    record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
+  ];
+}
 
 /** The ten arrays of `deduct_batch` for `deductions`, in their order. */
-export function deductBatchParameters(deductions: readonly Deduction[]): ParameterArray[] {
-  const columns: ParameterArray[] = Array.from({ length: 10 }, () => []);
-  for (const { clientId, currency, amount, record, request } of deductions) {
-    const values = [
-      clientId, currency, String(amount),
-      request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
-      record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
-    ];
-    for (const [column, value] of values.entries()) columns[column]?.push(value);
+export function deductBatchParameters(deductions: readonly Deduction[]): Parameter[][] {
+  const columns: Parameter[][] = Array.from({ length: 10 }, () => []);
+  for (const deduction of deductions) {
+    for (const [column, value] of deductParameters(deduction).entries()) columns[column]?.push(value);
   }
   return columns;
 }
