@@ -85,8 +85,8 @@ Feature: Headers and encoding (spec §3)
       | /w==  | the byte 0xFF is not UTF-8 |
       | YWJj  | "abc" is not JSON          |
 
-  @CR-3.4 @CR-13.10
-  Scenario Outline: the payment header "<value>", which lenient base64 decoders read as {}, is malformed (<why>)
+  @CR-3.5 @CR-8.4 @CR-3.4 @CR-13.10
+  Scenario Outline: the payment header "<value>", which lenient base64 decoders read as {}, is not base64 in any variant (<why>)
     When I send the payment header "<value>" to "GET /api/weather"
     Then the answer is the payment error "invalid_payment" with message "Malformed payment header"
     And the handler did not run
@@ -95,9 +95,19 @@ Feature: Headers and encoding (spec §3)
       | value     | why                                |
       | e30=,e30= | a comma, as from a repeated header |
       | e3 0=     | a space inside                     |
-      | e30==     | wrong padding                      |
-      | e30===    | three padding characters           |
       | e30*      | a character outside the alphabets  |
+      | e30gA     | a body length of 4n+1              |
+
+  @CR-3.4 @CR-13.10
+  Scenario Outline: the payment header "<value>", which lenient base64 decoders read as {}, breaks the padding rule (<why>)
+    When I send the payment header "<value>" to "GET /api/weather"
+    Then the answer is the payment error "invalid_payment" with message "Malformed payment header"
+    And the handler did not run
+
+    Examples:
+      | value  | why                      |
+      | e30==  | wrong padding            |
+      | e30=== | three padding characters |
 
   @CR-3.5 @CR-8.4 @CR-13.10
   Scenario: an empty payment header is malformed, where the source sees no payment
@@ -127,8 +137,8 @@ Feature: Headers and encoding (spec §3)
       | a second JSON text after it |
       | a truncated JSON text       |
 
-  @CR-3.4 @CR-13.10 @CR-13.36
-  Scenario Outline: a real payment made malformed by <malformation>, which lenient base64 decoders still read, charges nothing
+  @CR-3.5 @CR-3.10 @CR-8.4 @CR-3.4 @CR-13.10
+  Scenario Outline: a real payment made malformed by <malformation>, which lenient base64 decoders still read, is not base64 in any variant and charges nothing
     Given a new card
     When I send the card's payment header with "<malformation>" to "GET /api/weather"
     Then the answer is the payment error "invalid_payment" with message "Malformed payment header"
@@ -140,18 +150,30 @@ Feature: Headers and encoding (spec §3)
       | a space inside                    |
       | a tab inside                      |
       | a comma-joined copy               |
-      | a second header line              |
       | a character outside the alphabets |
       | a body length of 4n+1             |
-      | one = too many                    |
-      | three =                           |
-      | bytes that are not UTF-8          |
 
-  @CR-3.6 @CR-13.19
+  @CR-3.4 @CR-13.10 @CR-13.36
+  Scenario Outline: a real payment made malformed by <malformation>, which lenient decoders still read, charges nothing
+    Given a new card
+    When I send the card's payment header with "<malformation>" to "GET /api/weather"
+    Then the answer is the payment error "invalid_payment" with message "Malformed payment header"
+    And the handler did not run
+    And no request reached the processor
+
+    Examples:
+      | malformation             |
+      | a second header line     |
+      | one = too many           |
+      | three =                  |
+      | bytes that are not UTF-8 |
+
+  @CR-8.11 @CR-3.6 @CR-13.19
   Scenario Outline: a payload that is not a JSON object (<payload>) is invalid
     Given a new card
     When I send the payment payload '<payload>' to "GET /api/weather"
-    Then the answer is the payment error "invalid_payment"
+    Then the answer is a 402 error answer that charged nothing, as every error answer on a gated route
+    And the answer is the payment error "invalid_payment"
     And the handler did not run
     And no request reached the processor
 
@@ -190,7 +212,6 @@ Feature: Headers and encoding (spec §3)
 
     Examples:
       | member          | value          | payload                                                      |
-      | topUpAmount     | 50000.5        | {"paymentMethodId":"$card","topUpAmount":50000.5}            |
       | topUpAmount     | "50000"        | {"paymentMethodId":"$card","topUpAmount":"50000"}            |
       | topUpAmount     | 2^53           | {"paymentMethodId":"$card","topUpAmount":9007199254740992}   |
       | topUpAmount     | 1e20           | {"paymentMethodId":"$card","topUpAmount":1e20}               |
@@ -207,6 +228,16 @@ Feature: Headers and encoding (spec §3)
       | clientId        | null           | {"clientId":null,"paymentMethodId":"$card"}                  |
       | clientId        | an array       | {"clientId":["$clientId"],"paymentMethodId":"$card"}         |
       | clientId        | false          | {"clientId":false,"paymentMethodId":"$card"}                 |
+
+  @CR-1.2 @CR-7.9 @CR-3.7 @CR-3.8 @CR-13.19
+  Scenario: topUpAmount 50000.5 is invalid, and a target that charges it credits what it charged
+    Given a new card
+    When I send the payment payload '{"paymentMethodId":"$card","topUpAmount":50000.5}' to "GET /api/weather"
+    Then no balance or credit in the answer is a fraction of a unit
+    And the answer is the payment error "invalid_payment"
+    And the error message contains "topUpAmount"
+    And the handler did not run
+    And no request reached the processor
 
   @CR-3.7
   Scenario Outline: topUpAmount written as <text> is the integer 50000

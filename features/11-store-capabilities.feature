@@ -169,8 +169,31 @@ Feature: Store outages and transaction records, through the target's control rou
     And the store loses the reply of the next deductBalance for the card's client
     When I send the payment payload '{"clientId":"$clientId","requestId":"lost-reply"}' to "GET /api/weather"
     Then the answer is 503 service_unavailable with Retry-After 1
+    And the 503 message does not say that nothing was deducted, since the deduction's outcome is unknown
     And the handler did not run
     When I send the payment payload '{"clientId":"$clientId","requestId":"lost-reply"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 9500
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 9000
+
+  # The store holds the deduction far longer than the profile's maxStoreWaitMs (the longest the kit lets a target wait
+  # for a store call), then lets it go on: a target that waits for the store as long as it hangs is caught, and so is
+  # one whose deduction, reaching the store after the target stopped waiting, is still made and uses up the request
+  # id's one repeat.
+  @store-faults @CR-8.12 @CR-6.9
+  Scenario: a deduction the store holds past the target's bound is answered 503 at that bound, and its retry after the hold is deducted once
+    Given a client with a balance of 10000 units
+    And the store holds the next deductBalance for the card's client 5000 ms, then lets it proceed
+    When I send the payment payload '{"clientId":"$clientId","requestId":"held-deduction"}' to "GET /api/weather"
+    Then the answer is 503 service_unavailable within the profile's maxStoreWaitMs, long before the store answers
+    And the 503 message does not say that nothing was deducted, since the deduction's outcome is unknown
+    And the handler did not run
+    When the store's hold is over
+    And I send the payment payload '{"clientId":"$clientId","requestId":"held-deduction"}' to "GET /api/weather"
+    Then the request was served
+    And creditsRemaining is 9500
+    When I send the payment payload '{"clientId":"$clientId","requestId":"held-deduction"}' to "GET /api/weather"
     Then the request was served
     And creditsRemaining is 9500
     When I spend with the clientId on "GET /api/weather"

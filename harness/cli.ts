@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `credit402-conformance conformance|profile|coverage`: the conformance kit's command line (see harness/README.md).
+// `credit402-conformance conformance|profile|coverage|compare`: the conformance kit's command line (see harness/README.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCoverage } from './coverage.ts';
+import { runCompare } from './report/compare.ts';
 import { KIT, parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
 import { PROFILE_PATH, profileComment } from './runner/profile.ts';
 import { runConformance } from './runner/run.ts';
@@ -13,7 +14,9 @@ commands
   conformance   run the suite against a target: --target URL or --target-cmd "CMD" (--help for all options)
   profile       print the conformance profile a target must load (the reminder goes to stderr)
   coverage      print which scenario checks which requirement; --tests DIR (repeatable) adds the
-                requirement IDs named in the titles of the vitest tests below DIR`;
+                requirement IDs named in the titles of the vitest tests below DIR
+  compare       put runs side by side in one HTML page: compare <reports dir>… --out matrix.html
+                (implementations as columns, every requirement as a row, their levels on top)`;
 
 function coverage(args: string[]): number {
   const { values } = parseArgs({ args, strict: true, options: { tests: { type: 'string', multiple: true } } });
@@ -38,6 +41,8 @@ async function main(args: string[]): Promise<number> {
       return 0;
     case 'coverage':
       return coverage(rest);
+    case 'compare':
+      return runCompare(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -45,7 +50,7 @@ async function main(args: string[]): Promise<number> {
       console.log(COMMANDS);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command "${command}"; the commands are conformance, profile and coverage`);
+      throw new UsageError(`unknown command "${command}"; the commands are conformance, profile, coverage and compare`);
   }
 }
 

@@ -21,7 +21,7 @@ describe('Appendix A examples', () => {
 
   it('finds the challenges, responses and payloads of the appendix', () => {
     expect(objects.filter(isChallenge)).toHaveLength(2);
-    expect(objects.filter(isResponse)).toHaveLength(4);
+    expect(objects.filter(isResponse)).toHaveLength(5);
     expect(objects.filter((value) => !isChallenge(value) && !isResponse(value))).toHaveLength(4);
   });
 

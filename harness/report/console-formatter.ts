@@ -11,6 +11,7 @@ import { ProgressLine } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
 import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
 import { LEVELS, readRequirements, type Level } from './spec-requirements.ts';
+import type { RunSummary, ScenarioRecord } from './run-summary.ts';
 import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
 
 type TestCaseAttempt = ReturnType<Formatter['eventDataCollector']['getTestCaseAttempt']>;
@@ -27,18 +28,11 @@ interface ConsoleReportOptions {
   robustDeclared?: boolean;
   /** Where the machine-readable summary goes (the runner reads its exit code from it). */
   summaryFile?: string;
+  /** What the target is, for the reports. */
+  target?: string;
 }
 
-/** The summary file: counts, per-level and per-requirement verdicts. */
-export interface RunSummary {
-  passed: number;
-  failed: number;
-  inconclusive: number;
-  notRun: number;
-  runErrors: string[];
-  levels: ReturnType<LevelVerdicts['verdicts']>;
-  requirements: ReturnType<RequirementVerdicts['all']>;
-}
+export type { RunSummary } from './run-summary.ts';
 
 function textAttachments(steps: ReadonlyArray<{ attachments: messages.Attachment[] }>): TextAttachment[] {
   return steps
@@ -61,6 +55,8 @@ export default class ConsoleFormatter extends Formatter {
   readonly #notes = new Map<string, number>();
   readonly #options: ConsoleReportOptions;
   readonly #runErrors: string[] = [];
+  readonly #scenarios: ScenarioRecord[] = [];
+  readonly #startedAt = new Date().toISOString();
 
   constructor(options: IFormatterOptions) {
     super(options);
@@ -99,34 +95,76 @@ export default class ConsoleFormatter extends Formatter {
     const tags = attempt.pickle.tags.map((tag) => tag.name);
     const level = scenarioLevel(tags, this.#levelMap);
     const judgedIds = requirementIds(tags).filter((id) => LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
+    const notices = this.#notices(attempt);
     const note = this.#note(attempt);
+    const location = this.#location(attempt);
+    const record: ScenarioRecord = {
+      feature: attempt.gherkinDocument.feature?.name ?? attempt.pickle.uri,
+      featureUri: attempt.pickle.uri,
+      name: attempt.pickle.name,
+      location,
+      level,
+      outcome: 'passed',
+      ids: requirementIds(tags),
+      failedIds: [],
+      passedIds: [],
+      notReachedIds: [],
+      notices,
+      attachments: [],
+    };
     if (note?.verdict === 'not-run' || (status === Status.SKIPPED && !note)) {
       this.#counts[note ? 'notRun' : 'skipped']++;
       if (note) this.#count(`not run: ${note.reason}`);
       this.#levelVerdicts.record({ level, outcome: 'not-run', failedLevels: [] });
+      Object.assign(record, { outcome: 'not-run', reason: note?.reason ?? 'skipped' });
     } else if (note?.verdict === 'inconclusive') {
       this.#counts.inconclusive++;
       this.#verdicts.record({ ids: judgedIds, failedIds: [], outcome: 'inconclusive' });
       this.#levelVerdicts.record({ level, outcome: 'inconclusive', failedLevels: [] });
       this.#progress.clear();
       this.log(`\n? inconclusive: ${attempt.pickle.name} (${attempt.pickle.uri}): ${note.reason}\n`);
+      Object.assign(record, { outcome: 'inconclusive', reason: note.reason });
     } else if (status === Status.PASSED) {
       this.#counts.passed++;
       this.#verdicts.record({ ids: judgedIds, failedIds: [], outcome: 'passed' });
       this.#levelVerdicts.record({ level, outcome: 'passed', failedLevels: [] });
+      record.passedIds = judgedIds;
     } else {
       this.#counts.failed++;
       const failure = this.#failure(attempt, judgedIds);
+      // A failure that names no requirement is the kit's own (a check without IDs): it fails the scenario's level, blames no requirement.
       const failedLevels = [...failure.failedIds.map((id) => levelOfIds([id], this.#levelMap)), ...(failure.unattributed ? [level] : [])];
       // Checks below the lowest failed level all ran (failures above the scenario's level are deferred): their IDs passed.
       const lowest = Math.min(...failedLevels.map((failed) => LEVELS.indexOf(failed)));
       const passedIds = judgedIds.filter((id) => !failure.failedIds.includes(id) && LEVELS.indexOf(this.#levelMap.get(id) ?? 'strict') < lowest);
+      failure.notReachedIds = judgedIds.filter((id) => !failure.failedIds.includes(id) && !passedIds.includes(id));
       this.#verdicts.record({ ids: judgedIds, failedIds: failure.failedIds, passedIds, outcome: 'failed' });
       this.#levelVerdicts.record({ level, outcome: 'failed', failedLevels });
       this.#progress.clear();
       this.log(`\n${formatFailure(failure, this.#counts.failed)}`);
+      Object.assign(record, {
+        outcome: 'failed',
+        failedIds: failure.failedIds,
+        passedIds,
+        notReachedIds: failure.notReachedIds,
+        step: failure.step,
+        message: failure.message,
+        attachments: failure.attachments,
+      });
     }
+    this.#scenarios.push(record);
     this.#showProgress();
+  }
+
+  #location(attempt: TestCaseAttempt): string {
+    const parsed = formatterHelpers.parseTestCaseAttempt({ testCaseAttempt: attempt, snippetBuilder: this.snippetBuilder, supportCodeLibrary: this.supportCodeLibrary });
+    const location = parsed.testCase.sourceLocation;
+    return location ? `${location.uri}:${location.line}` : attempt.pickle.uri;
+  }
+
+  /** The notices of a scenario: what the kit could not check in it. */
+  #notices(attempt: TestCaseAttempt): string[] {
+    return this.#attachments(attempt, NOTICE_MEDIA_TYPE).map(parseNotice).filter((notice): notice is string => notice !== undefined);
   }
 
   /** The bodies of the scenario's attachments of one media type. */
@@ -147,7 +185,7 @@ export default class ConsoleFormatter extends Formatter {
     if (text !== undefined) this.#notes.set(text, (this.#notes.get(text) ?? 0) + 1);
   }
 
-  #failure(attempt: TestCaseAttempt, judgedIds: readonly string[]): ScenarioFailure & { unattributed: boolean; failedIds: string[] } {
+  #failure(attempt: TestCaseAttempt, judgedIds: readonly string[]): ScenarioFailure & { unattributed: boolean; failedIds: string[]; notReachedIds: string[] } {
     const parsed = formatterHelpers.parseTestCaseAttempt({
       testCaseAttempt: attempt,
       snippetBuilder: this.snippetBuilder,
@@ -155,9 +193,9 @@ export default class ConsoleFormatter extends Formatter {
     });
     const failedSteps = parsed.testSteps.filter((candidate) => ![Status.PASSED, Status.SKIPPED].includes(candidate.result.status));
     const blamedByStep = failedSteps.map((failed) => blamedIds(failed.result.exception?.message ?? failed.result.message ?? ''));
-    // A failure that names no requirement blames the scenario's own IDs, also next to failures that do name theirs.
+    // Every check names its IDs (spec §0): a failure that names none is the kit's, and blames no requirement of the target.
     const unattributed = blamedByStep.some((ids) => ids.length === 0);
-    const blamed = [...new Set([...blamedByStep.flat(), ...(unattributed ? judgedIds : [])])];
+    const blamed = [...new Set(blamedByStep.flat())];
     const step = failedSteps[0];
     const result = step?.result ?? attempt.worstTestStepResult;
     const stepName = step === undefined ? '(unknown step)' : step.text !== undefined ? `${step.keyword}${step.text}` : `${step.keyword} hook${step.name ? ` "${step.name}"` : ''}`;
@@ -165,6 +203,7 @@ export default class ConsoleFormatter extends Formatter {
       ? `no step definition matches this step; a definition could look like:\n${step?.snippet ?? ''}`
       : (result.exception?.message ?? result.message ?? '');
     const location = parsed.testCase.sourceLocation;
+    const kitError = unattributed ? 'the kit could not attribute this failure to a requirement (a check without requirement IDs: a bug of the kit):\n' : '';
     const later = failedSteps.slice(1).map((failed) => `\n${failed.keyword}${failed.text ?? 'hook'}:\n${failed.result.exception?.message ?? failed.result.message ?? ''}`);
     const failedIds = blamed;
     return {
@@ -178,7 +217,7 @@ export default class ConsoleFormatter extends Formatter {
       location: location ? `${location.uri}:${location.line}` : attempt.pickle.uri,
       step: stepName,
       status: result.status,
-      message: `${message}${later.join('')}`,
+      message: `${kitError}${message}${later.join('')}`,
       attachments: textAttachments(parsed.testSteps),
     };
   }
@@ -204,7 +243,20 @@ export default class ConsoleFormatter extends Formatter {
     lines.push('levels:', formatLevelVerdicts(levels).replace(/^/gm, '  '));
     lines.push(`${passed} passed, ${failed} failed`);
     this.log(`${lines.join('\n')}\n`);
-    this.#writeSummary({ passed, failed, inconclusive, notRun, runErrors: this.#runErrors, levels, requirements: all });
+    const requirements = all.map((verdict) => ({ ...verdict, ...(titles.has(verdict.id) ? { title: titles.get(verdict.id) } : {}) }));
+    this.#writeSummary({
+      runLevel: this.#runLevel,
+      startedAt: this.#startedAt,
+      ...(this.#options.target ? { target: this.#options.target } : {}),
+      passed,
+      failed,
+      inconclusive,
+      notRun,
+      runErrors: this.#runErrors,
+      levels,
+      requirements,
+      scenarios: this.#scenarios,
+    });
   }
 
   #writeSummary(summary: RunSummary): void {

@@ -89,6 +89,16 @@ describe('level verdicts', () => {
     );
   });
 
+  it('counts a failure at the level of the IDs it names, whichever scenario found it: a strict scenario failing a wire check fails wire', () => {
+    const verdicts = new LevelVerdicts();
+    verdicts.record({ level: 'wire', outcome: 'passed', failedLevels: [] });
+    verdicts.record({ level: 'strict', outcome: 'failed', failedLevels: ['wire', 'strict'] });
+    verdicts.record({ level: 'strict', outcome: 'failed', failedLevels: ['strict'] });
+    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
+      ['wire   1/2 scenarios passed: not claimed', 'strict 1/3 scenarios passed: not claimed', 'robust not declared'].join('\n'),
+    );
+  });
+
   it('says when a run has no scenario of a level, and still claims the levels above on their own scenarios', () => {
     const verdicts = new LevelVerdicts();
     verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });

@@ -1,4 +1,5 @@
 // Per-level verdicts of a run: a target claims a level when every scenario of that level and the levels below passed.
+import type { LevelVerdict } from './run-summary.ts';
 import { LEVELS, type Level } from './spec-requirements.ts';
 
 /** How one scenario ended, as the report counts it. */
@@ -9,17 +10,6 @@ interface ScenarioOutcome {
   failedLevels: readonly Level[];
 }
 
-/** One level's line: scenarios of that level and below, and whether the target claims it. */
-interface LevelVerdict {
-  level: Level;
-  /** Undefined when the level was not judged in this run. */
-  passed?: number;
-  total?: number;
-  inconclusive?: number;
-  claimed: boolean;
-  /** Why the level was not judged. */
-  note?: string;
-}
 
 const rank = (level: Level): number => LEVELS.indexOf(level);
 
@@ -40,7 +30,11 @@ export class LevelVerdicts {
         const note = level === 'robust' && !robustDeclared ? 'not declared' : `not run (--level ${runLevel})`;
         return { level, claimed: false, note };
       }
-      const mine = this.#outcomes.filter((outcome) => rank(outcome.level) <= rank(level));
+      // A scenario above the level whose failed checks name a requirement of this level or below counts here too: a
+      // finding counts at the level of the IDs it names, whichever scenario makes it (spec §0).
+      const mine = this.#outcomes.filter(
+        (outcome) => rank(outcome.level) <= rank(level) || (outcome.outcome === 'failed' && outcome.failedLevels.some((failed) => rank(failed) <= rank(level))),
+      );
       const judged = mine.filter((outcome) => outcome.outcome === 'passed' || outcome.outcome === 'failed');
       const passed = judged.filter((outcome) => outcome.failedLevels.every((failed) => rank(failed) > rank(level))).length;
       const inconclusive = mine.filter((outcome) => outcome.outcome === 'inconclusive').length;

@@ -42,12 +42,15 @@ suite
   -h, --help            print this text and exit
 
 Other commands: \`${KIT} profile\` prints the profile a target must load;
-\`${KIT} coverage\` prints which scenario checks which requirement.
+\`${KIT} coverage\` prints which scenario checks which requirement;
+\`${KIT} compare DIR… --out matrix.html\` puts the reports of several runs side by side.
 
-Reports: conformance.junit.xml, conformance.json, conformance.html and the target's output
-(target.log) and conformance-summary.json (verdicts per level and requirement) in the reports
-directory. Exit code 0 when no scenario failed (inconclusive and not-run scenarios are listed,
-not failed); 1 when a scenario failed; 2 when the run could not start.`;
+Reports, in the reports directory: conformance.html (the kit's self-contained report: levels,
+failures with their transcripts, not-run reasons, the requirement matrix), conformance-summary.json
+(verdicts per level, requirement and scenario), conformance.junit.xml (skips carry their reason),
+conformance.json (cucumber's) and the target's output (target.log).
+Exit code 0 when no scenario failed (inconclusive and not-run scenarios are listed, not failed);
+1 when a scenario failed; 2 when the run could not start.`;
 
 /** What the runner was asked to do. */
 type RunnerCommand = { kind: 'help' } | { kind: 'run'; options: RunOptions };

@@ -1,9 +1,12 @@
-// Runs the Gherkin suite through cucumber's JavaScript API, with the kit's console formatter and file reports.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Runs the Gherkin suite through cucumber's JavaScript API, with the kit's console formatter and file reports (the kit's HTML report, JUnit with reasons).
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } from '@cucumber/cucumber/api';
-import type { RunSummary } from '../report/console-formatter.ts';
+import { renderHtmlReport } from '../report/html-report.ts';
+import { addSkipReasons } from '../report/junit-reasons.ts';
+import type { RunSummary } from '../report/run-summary.ts';
+import { readRequirements } from '../report/spec-requirements.ts';
 import type { Level } from '../world/levels.ts';
 import { childNodeOptions, MODULE_EXTENSION, ROOT } from './paths.ts';
 
@@ -33,6 +36,8 @@ export interface SuiteOptions {
   runLevel?: Level;
   /** Whether the target declared the robustness profile. */
   robustDeclared?: boolean;
+  /** What the target is, for the reports. */
+  target?: string;
 }
 
 /** The World and the steps: every module under harness/world and harness/steps except unit tests and declarations. */
@@ -70,7 +75,6 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
   const files = {
     [resolve(reports, REPORT_FILES.junit)]: 'junit',
     [resolve(reports, REPORT_FILES.json)]: 'json',
-    [resolve(reports, REPORT_FILES.html)]: 'html',
   };
   runConfiguration.formats = {
     stdout: CONSOLE_FORMATTER,
@@ -79,14 +83,26 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
     options: {
       junit: { suiteName: 'credit402 conformance' },
       credit402: {
-        reports: [...Object.keys(files), resolve(reports, REPORT_FILES.summary)],
+        reports: [...Object.keys(files), resolve(reports, REPORT_FILES.html), resolve(reports, REPORT_FILES.summary)],
         summaryFile: resolve(reports, REPORT_FILES.summary),
         runLevel: options.runLevel ?? 'strict',
         robustDeclared: options.robustDeclared ?? false,
+        ...(options.target ? { target: options.target } : {}),
       },
     },
   };
   return runConfiguration;
+}
+
+/** After the run: the kit's HTML report from the summary, and the not-run and inconclusive reasons in the JUnit file. */
+function finishReports(reports: string, summary: RunSummary): void {
+  try {
+    writeFileSync(resolve(reports, REPORT_FILES.html), renderHtmlReport(summary, readRequirements()));
+    const junit = resolve(reports, REPORT_FILES.junit);
+    if (existsSync(junit)) writeFileSync(junit, addSkipReasons(readFileSync(junit, 'utf8'), summary.scenarios ?? []));
+  } catch (error) {
+    process.stderr.write(`conformance: could not finish the reports in ${reports}: ${(error as Error).message}\n`);
+  }
 }
 
 /** The scenarios the options select, checked before anything is started (parse errors and bad tag expressions throw). */
@@ -106,8 +122,9 @@ export async function planSuite(options: SuiteOptions): Promise<{ scenarios: num
 export async function runSuite(options: SuiteOptions, worldParameters: WorldParameters): Promise<boolean> {
   const cwd = options.cwd ?? ROOT;
   const configuration = await configure(options, worldParameters);
-  const summaryFile = resolve(options.reportsDir ?? 'reports', REPORT_FILES.summary);
-  rmSync(summaryFile, { force: true });
+  const reports = resolve(options.reportsDir ?? 'reports');
+  const summaryFile = resolve(reports, REPORT_FILES.summary);
+  for (const stale of [summaryFile, resolve(reports, REPORT_FILES.html)]) rmSync(stale, { force: true });
   // Parallel workers are fresh Node processes: from the sources, make them load TypeScript support code too.
   const nodeOptions = [process.env.NODE_OPTIONS, ...childNodeOptions()].filter(Boolean).join(' ');
   const { success } = await runCucumber(configuration, {
@@ -118,5 +135,6 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
   });
   if (!existsSync(summaryFile)) return success;
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+  finishReports(reports, summary);
   return summary.failed === 0 && summary.runErrors.length === 0;
 }

@@ -36,6 +36,7 @@ export function profileComment(path: string = PROFILE_PATH): string {
     '#    serviceName and customerMetadataKey given here;',
     '#  - answer every route with status 200 and a JSON body {"route": "<METHOD> <path>"} when its handler runs, and for a',
     '#    pattern route (":id" segments, a final "*": spec CR-4.11) its parameters too: {"route": …, "params": {"id": "42"}};',
+    '#    except the "failingHandlers": "answer500" answers 500 {"route": …}, "throw" throws (your framework answers 5xx);',
     '#  - count each handler run by the request\'s conformance-request-id header, and answer the free route',
     '#    GET "handledPath"?ids=<id>,… with 200 {"<id>": <runs>, …} (0 for unknown ids; keep e.g. the last 10000 ids);',
     '#  - send every Stripe API call to "stripeApi" (the emulator), or to STRIPE_API_BASE when the runner sets it;',

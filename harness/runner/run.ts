@@ -58,6 +58,10 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     const selection = [options.tags && `--tags "${options.tags}"`, options.parallel > 1 && `${options.parallel} workers`].filter(Boolean).join(', ');
     say(`running ${scenarios} scenario${scenarios === 1 ? '' : 's'}${selection ? ` (${selection})` : ''}`);
     say(`judging up to the ${options.level} level${declared(options)}`);
+    if (options.level === 'robust' && options.declarations.robustness !== true) {
+      say('--level robust, but the target does not declare robustness=true: the robustness scenarios are not run (add --declare robustness=true if it implements spec section 14)');
+    }
+    suite.target = target.description;
     const success = await runSuite(suite, {
       targetUrl: target.url,
       emulatorUrl: emulator.url,

@@ -1,13 +1,14 @@
 // Then step of the message rule of CR-13.37: only card errors carry the processor's message; the wire level accepts the
 // source's processor message for other failures, the strict level wants the fixed message.
 import assert from 'node:assert/strict';
-import { Then } from '@cucumber/cucumber';
 import { checkFor } from '../world/check.ts';
 import { processorErrorMessage } from '../world/processor-judge.ts';
 import type { ConformanceWorld } from '../world/world.ts';
+import { Then } from './define.ts';
 
 Then(
   "the error message is {string}, not the processor's message, where {word} overrides the source",
+  'CR-7.20',
   async function (this: ConformanceWorld, expected: string, id: string) {
     const body = this.last.answer?.json;
     const text = typeof body === 'object' && body !== null ? String((body as Record<string, unknown>).error) : '';

@@ -1,24 +1,29 @@
-// When steps: requests to the target, with no payment, a payment, a spend, a raw header or a payload.
-import { When, type DataTable } from '@cucumber/cucumber';
+// When steps: requests to the target, with no payment, a payment, a spend, a raw header or a payload. A request that
+// cannot be sent names CR-4.6 (each request ends in one outcome); a transport error shows in the steps that judge the answer.
+import type { DataTable } from '@cucumber/cucumber';
 import type { Encoding } from '../world/base64-json.ts';
 import { MALFORMATIONS } from '../world/malformed.ts';
 import { named } from '../world/named.ts';
 import type { CardRole, ConformanceWorld } from '../world/world.ts';
+import { When } from './define.ts';
 
-When('I request {string} without a payment header', async function (this: ConformanceWorld, line: string) {
+const REQUEST = 'CR-4.6';
+
+When('I request {string} without a payment header', REQUEST, async function (this: ConformanceWorld, line: string) {
   await this.send(line);
 });
 
-When('I request {string} in absolute form without a payment header', async function (this: ConformanceWorld, line: string) {
+When('I request {string} in absolute form without a payment header', REQUEST, async function (this: ConformanceWorld, line: string) {
   await this.send(line, { absolute: true });
 });
 
-When('I pay for {string} with {card}', async function (this: ConformanceWorld, line: string, role: CardRole) {
+When('I pay for {string} with {card}', REQUEST, async function (this: ConformanceWorld, line: string, role: CardRole) {
   await this.pay(line, role);
 });
 
 When(
   'I pay for {string} with {card} and a top-up of {int} units',
+  REQUEST,
   async function (this: ConformanceWorld, line: string, role: CardRole, topUpAmount: number) {
     await this.pay(line, role, { topUpAmount });
   },
@@ -26,6 +31,7 @@ When(
 
 When(
   'I pay for {string} with {card}, encoding the header {encoding}',
+  REQUEST,
   async function (this: ConformanceWorld, line: string, role: CardRole, encoding: Encoding) {
     await this.pay(line, role, { encoding });
   },
@@ -33,29 +39,30 @@ When(
 
 When(
   'I pay for {string} with {card}, sending the header name {string}',
+  REQUEST,
   async function (this: ConformanceWorld, line: string, role: CardRole, headerName: string) {
     await this.pay(line, role, { headerName });
   },
 );
 
-When('I spend with the clientId on {string}', async function (this: ConformanceWorld, line: string) {
+When('I spend with the clientId on {string}', REQUEST, async function (this: ConformanceWorld, line: string) {
   await this.spend(line);
 });
 
-When('I send the payment payload {string} to {string}', async function (this: ConformanceWorld, payload: string, line: string) {
+When('I send the payment payload {string} to {string}', REQUEST, async function (this: ConformanceWorld, payload: string, line: string) {
   await this.sendPayload(line, payload);
 });
 
-When('I send the payment header {string} to {string}', async function (this: ConformanceWorld, value: string, line: string) {
+When('I send the payment header {string} to {string}', REQUEST, async function (this: ConformanceWorld, value: string, line: string) {
   await this.send(line, { payment: value });
 });
 
-When("I send the card's payment header with {string} to {string}", async function (this: ConformanceWorld, name: string, line: string) {
+When("I send the card's payment header with {string} to {string}", REQUEST, async function (this: ConformanceWorld, name: string, line: string) {
   const malform = named(MALFORMATIONS, name, 'malformation');
   await this.send(line, { payment: malform(this.paymentJson('the card')) });
 });
 
-When('I request {string} with each of these payment payloads:', async function (this: ConformanceWorld, line: string, table: DataTable) {
+When('I request {string} with each of these payment payloads:', REQUEST, async function (this: ConformanceWorld, line: string, table: DataTable) {
   this.batch = [];
   for (const { payload = '' } of table.hashes()) {
     this.batch.push(await (payload === '(none)' ? this.send(line) : this.sendPayload(line, payload)));

@@ -10,7 +10,7 @@ import type { ConformanceWorld } from './world.ts';
 const DELIVERY_WAIT_MS = 10_000;
 
 const describeFault = (fault: StoreFaultState): string =>
-  `${fault.operation}${fault.replyLost ? ' (reply lost)' : ''} for client ${fault.clientId.slice(0, 12)}…${fault.skip ? ` after ${fault.skip}` : ''}${fault.count === undefined ? '' : ` × ${fault.count}`}`;
+  `${fault.operation}${fault.replyLost ? ' (reply lost)' : ''}${fault.delayMs === undefined ? '' : ` held ${fault.delayMs} ms${fault.proceed ? ', then proceeding' : ''}`} for client ${fault.clientId.slice(0, 12)}…${fault.skip ? ` after ${fault.skip}` : ''}${fault.count === undefined ? '' : ` × ${fault.count}`}`;
 
 /** The capability view of one scenario. */
 export class Capabilities {
@@ -24,6 +24,8 @@ export class Capabilities {
   noted?: RecordsView;
   /** Faults the target armed without a property the scenario asked for (e.g. `replyLost`), in words. */
   readonly unsupported: string[] = [];
+  /** How long the scenario's last fault with `delayMs` holds a call, in ms. */
+  holdMs?: number;
 
   constructor(world: ConformanceWorld) {
     this.#world = world;
@@ -35,6 +37,9 @@ export class Capabilities {
     const armed = await this.control.armStoreFault(spec);
     this.#armed.add(spec.clientId);
     if (spec.replyLost === true && armed.replyLost !== true) this.unsupported.push(`${describeFault(armed)} was armed without replyLost`);
+    if (spec.delayMs !== undefined && armed.delayMs !== spec.delayMs) this.unsupported.push(`${describeFault(armed)} was armed without delayMs ${spec.delayMs}`);
+    if (spec.proceed === true && armed.proceed !== true) this.unsupported.push(`${describeFault(armed)} was armed without proceed`);
+    if (spec.delayMs !== undefined) this.holdMs = spec.delayMs;
     this.#world.notes.push(`store fault armed: ${describeFault(armed)}`);
   }
 
@@ -115,7 +120,7 @@ After({ tags: '@store-faults' }, async function (this: ConformanceWorld) {
   if (unfired.length > 0 || view.unsupported.length > 0) {
     const reason = unfired.length > 0
       ? `the injected store fault never fired (${unfired.map(describeFault).join('; ')})`
-      : `the target's store faults cannot lose a reply (${view.unsupported.join('; ')})`;
+      : `the target's store faults lack a property the scenario asked for (${view.unsupported.join('; ')})`;
     this.attach(verdictBody({ verdict: 'inconclusive', reason }), VERDICT_MEDIA_TYPE);
   }
 });

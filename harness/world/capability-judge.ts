@@ -1,8 +1,8 @@
 // Judges of the capability scenarios: the 503 service_unavailable answer (CR-8.2) and client and transaction records (CR-11.7, CR-11.8).
 import assert from 'node:assert/strict';
-import { checkFor } from './check.ts';
-import { answerOf, singleHeader, type Exchange } from './exchange.ts';
-import { describeExchange, kindOf } from './judge.ts';
+import { checkFor, RequirementFailure, resolveIds, type CheckIds } from './check.ts';
+import { singleHeader, type Exchange } from './exchange.ts';
+import { answered, describeExchange, kindOf } from './judge.ts';
 import { expectSchemaValid } from './schema-check.ts';
 
 /** A transaction record a scenario expects: its type and amount, and the PaymentIntent id or route key it names. */
@@ -21,14 +21,17 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The answer must be 503 `service_unavailable` (anything else fails the scenario's own IDs), with the form of CR-8.2:
- * `Retry-After: 1`, a JSON body shaped as a payment error, no protocol header. Returns the `error` message.
+ * The answer must be 503 `service_unavailable` (anything else fails `outcome`, default: the caller's IDs, e.g. those of
+ * `SERVICE_UNAVAILABLE`), with the form of CR-8.2: `Retry-After: 1`, a JSON body shaped as a payment error, no protocol
+ * header. Returns the `error` message.
  */
-export function expectServiceUnavailable(exchange: Exchange): string {
-  const answer = answerOf(exchange);
+export function expectServiceUnavailable(exchange: Exchange, outcome?: CheckIds): string {
+  const answer = answered(exchange);
   const body = answer.json;
   if (answer.status !== 503 || !isObject(body) || body.errorCode !== 'service_unavailable') {
-    assert.fail(`expected 503 service_unavailable, got ${kindOf(exchange)}: ${describeExchange(exchange)}`);
+    const message = `expected 503 service_unavailable, got ${kindOf(exchange)}: ${describeExchange(exchange)}`;
+    if (outcome === undefined) assert.fail(message);
+    throw new RequirementFailure(resolveIds(outcome), message);
   }
   checkFor('CR-8.2', () => {
     assert.equal(singleHeader(answer, 'retry-after'), '1', 'a service_unavailable answer carries Retry-After: 1');

@@ -1,5 +1,6 @@
 // Concurrent requests and how their answers split into served requests and insufficient-credits challenges.
 import assert from 'node:assert/strict';
+import { checkFor } from './check.ts';
 import type { Exchange } from './exchange.ts';
 import { expectChallenge, expectServed, handlerRan, type PaymentResponse } from './judge.ts';
 
@@ -32,10 +33,10 @@ export function expectRestInsufficient(batch: Exchange[], routeKey: string, chal
   return rest.length;
 }
 
-/** The served creditsRemaining values must be exactly {from, from+step, …, to}, each once. */
+/** The served creditsRemaining values must be exactly {from, from+step, …, to}, each once (CR-6.7: no deduction lost or doubled). */
 export function expectCreditsLadder(served: PaymentResponse[], step: number, from: number, to: number): void {
   const actual = served.map((response) => response.creditsRemaining).sort((a, b) => a - b);
   const expected: number[] = [];
   for (let value = from; value <= to; value += step) expected.push(value);
-  assert.deepEqual(actual, expected, 'each balance between the deductions is reported exactly once: no deduction was lost or doubled');
+  checkFor('CR-6.7', () => assert.deepEqual(actual, expected, 'each balance between the deductions is reported exactly once: no deduction was lost or doubled'));
 }

@@ -14,7 +14,9 @@ export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
 /**
  * A fault to arm: the calls of `operation` for `clientId` fail, after `skip` of them went through; `count` of them, or
- * all. With `replyLost`, each failing call takes effect first and then fails, as when a store's reply is lost.
+ * all. With `replyLost`, each failing call takes effect first and then fails, as when a store's reply is lost. With
+ * `delayMs`, each call the fault fires on is held that long first (a store that hangs), then fails, or with `proceed`
+ * goes on to the store as if no fault were armed (a store that answers late).
  */
 export interface StoreFaultSpec {
   clientId: string;
@@ -22,6 +24,8 @@ export interface StoreFaultSpec {
   skip?: number;
   count?: number;
   replyLost?: boolean;
+  delayMs?: number;
+  proceed?: boolean;
 }
 
 /** A fault as the target reports it: how many calls it failed so far. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.ts';
-import { checkHandlerRuns, expectedRuns } from './handler-runs.ts';
+import { checkHandlerRuns, expectedRuns, runsOf } from './handler-runs.ts';
 import { REQUEST_ID_HEADER, TargetClient } from './http-client.ts';
 
 /** What the tiny target does: its answers by path, the handled route's answer, and what it received. */
@@ -11,6 +11,8 @@ const target = {
   handled: (ids: string[]): { status: number; body: string } => ({ status: 200, body: JSON.stringify(Object.fromEntries(ids.map((id) => [id, runs.get(id) ?? 0]))) }),
   queries: [] as string[],
   requests: [] as IncomingMessage[],
+  /** The client port of each request's connection. */
+  ports: [] as Array<number | undefined>,
 };
 const runs = new Map<string, number>();
 let server: Server;
@@ -27,10 +29,14 @@ beforeAll(async () => {
       return;
     }
     target.requests.push(req);
+    target.ports.push(req.socket.remotePort);
     if (path === '/slow') return; // never answers
     if (path === '/paid') res.writeHead(200, { 'payment-response': Buffer.from('{"success":true}').toString('base64') }).end('{"route":"GET /paid"}');
     else if (path === '/free') res.writeHead(200).end('{"route":"GET /free"}');
     else if (path === '/other') res.writeHead(200).end('hello');
+    else if (path === '/api/fails') res.writeHead(500).end('{"route":"GET /api/fails"}');
+    else if (path === '/api/throws') res.writeHead(500).end('{"error":"Internal Server Error"}');
+    else if (path === '/api/down') res.writeHead(503).end('{"success":false,"creditsRemaining":0,"clientId":"","error":"down","errorCode":"service_unavailable"}');
     else res.writeHead(402).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,6 +47,7 @@ beforeEach(() => {
   runs.clear();
   target.queries = [];
   target.requests = [];
+  target.ports = [];
   target.handled = (ids) => ({ status: 200, body: JSON.stringify(Object.fromEntries(ids.map((id) => [id, runs.get(id) ?? 0]))) });
 });
 
@@ -71,6 +78,20 @@ describe('the request id', () => {
   });
 });
 
+describe('sendTogether', () => {
+  it('sends every request on a connection of its own, at once, and keeps each exchange in the given order', async () => {
+    const client = new TargetClient(url, 2_000);
+    const sent = await client.sendTogether(['/free', '/paid', '/api/weather'].map((target) => ({ method: 'GET', target })));
+    expect(sent.map((one) => one.answer?.status)).toEqual([200, 200, 402]);
+    expect(sent.map((one) => one.path)).toEqual(['/free', '/paid', '/api/weather']);
+    expect(new Set(target.ports).size).toBe(3);
+    expect(target.requests.map((req) => req.headers[REQUEST_ID_HEADER])).toEqual(sent.map((one) => one.requestId));
+    expect(client.exchanges).toEqual(sent);
+    const refused = await new TargetClient('http://127.0.0.1:1', 2_000).sendTogether([{ method: 'GET', target: '/free' }]);
+    expect(refused[0]?.error).toMatch(/ECONNREFUSED/);
+  });
+});
+
 describe('checkHandlerRuns', () => {
   it('finds nothing when every served answer ran its handler once and no other answer ran it', async () => {
     const client = new TargetClient(url, 2_000);
@@ -86,9 +107,9 @@ describe('checkHandlerRuns', () => {
     expect(verdict).toEqual({
       checked: true,
       findings: [
-        'GET /api/weather → 402: the handler ran 1 time although the request was not served (CR-1.1, CR-4.6)',
-        'GET /paid → 200: the handler ran 0 times although the request was served: it runs exactly once (CR-1.1)',
-        'GET /free → 200: the handler ran 2 times although the request was served: it runs exactly once (CR-1.1)',
+        'GET /api/weather → 402: the handler ran 1 time although the request was not served: it runs only for a served request',
+        'GET /paid → 200: the handler ran 0 times although the request was served: it runs exactly once',
+        'GET /free → 200: the handler ran 2 times although the request was served: it runs exactly once',
       ],
     });
   });
@@ -103,6 +124,18 @@ describe('checkHandlerRuns', () => {
     const verdict = await checkHandlerRuns(url, [refused, slow, other]);
     expect(verdict.checked && verdict.findings).toEqual([expect.stringMatching(/^GET \/api\/weather → no answer \(.*ECONNREFUSED.*\): the handler ran 1 time/)]);
     expect(target.queries).toEqual([`/_conformance/handled?ids=${refused.requestId}`]);
+  });
+
+  it("leaves a 5xx of a failing handler's route to its scenario, but not the target's own 503 service_unavailable", async () => {
+    const client = new TargetClient(url, 2_000);
+    const failing = new Set(['GET /api/fails', 'GET /api/throws', 'GET /api/down']);
+    const [fails, throws, down] = [await exchange(client, '/api/fails', 1), await exchange(client, '/api/throws', 1), await exchange(client, '/api/down', 1)];
+    expect([fails, throws, down].map((sent) => expectedRuns(sent, failing))).toEqual([undefined, undefined, 0]);
+    expect(expectedRuns(fails)).toBe(0);
+    const verdict = await checkHandlerRuns(url, [fails, throws, down], undefined, failing);
+    expect(verdict.checked && verdict.findings).toEqual([expect.stringMatching(/^GET \/api\/down → 503: the handler ran 1 time although the request was not served/)]);
+    expect(await runsOf(url, fails.requestId ?? '')).toBe(1);
+    expect(await runsOf(url, 'unknown')).toBe(0);
   });
 
   it('skips exchanges without a request id or sharing one, and asks nothing when none is left', async () => {

@@ -13,15 +13,30 @@ export type HandlerRunsVerdict =
   | { checked: false; reason: string }
   | { checked: true; findings: string[] };
 
-/** How many runs an exchange's answer allows: 1 when it was served, 0 when it was not, undefined when unknowable. */
-export function expectedRuns(exchange: Exchange): 0 | 1 | undefined {
+/** Whether an answer is the target's own 503 `service_unavailable` (CR-8.2): a payment error body, never a handler's. */
+function isServiceUnavailable(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && (json as { success?: unknown }).success === false && (json as { errorCode?: unknown }).errorCode === 'service_unavailable';
+}
+
+/**
+ * How many runs an exchange's answer allows: 1 when it was served, 0 when it was not, undefined when unknowable. A 5xx
+ * (other than the target's 503 `service_unavailable`) to a route of `failing` (the profile's failing handlers) may be
+ * its handler's failure or the target's: the scenario that sent it judges its runs itself.
+ */
+export function expectedRuns(exchange: Exchange, failing: ReadonlySet<string> = new Set()): 0 | 1 | undefined {
   const answer = exchange.answer;
   if (!answer) return outcomeUnknown(exchange) ? undefined : 0;
+  if (answer.status >= 500 && answer.status <= 599 && !isServiceUnavailable(answer.json) && failing.has(failingKeyOf(exchange))) return undefined;
   if (answer.status < 200 || answer.status > 299) return 0;
   if (answer.paymentResponse !== undefined || exchange.request.method === 'HEAD') return 1;
   const json = answer.json;
   // A 2xx that names no route came from no profile handler (or from one that breaks the profile): nothing to expect.
   return typeof json === 'object' && json !== null && typeof (json as { route?: unknown }).route === 'string' ? 1 : undefined;
+}
+
+/** The route key an exchange names, HEAD read as GET (a HEAD request runs the GET handler). */
+function failingKeyOf(exchange: Exchange): string {
+  return `${exchange.request.method === 'HEAD' ? 'GET' : exchange.request.method} ${exchange.path}`;
 }
 
 /** The handled route's answer to one query: the counts, or why there are none. */
@@ -65,14 +80,19 @@ function outcomeOf(exchange: Exchange): string {
  * Exchanges whose outcome the client cannot know (timed out, cut off) and answers from no profile handler are skipped.
  * A target without the handled route (404, or no JSON object) is `checked: false`. `handledPath` is the profile's.
  */
-export async function checkHandlerRuns(targetUrl: string, exchanges: readonly Exchange[], handledPath: string = HANDLED_PATH): Promise<HandlerRunsVerdict> {
+export async function checkHandlerRuns(
+  targetUrl: string,
+  exchanges: readonly Exchange[],
+  handledPath: string = HANDLED_PATH,
+  failing: ReadonlySet<string> = new Set(),
+): Promise<HandlerRunsVerdict> {
   const byId = new Map<string, Exchange[]>();
   for (const exchange of new Set(exchanges)) {
     if (exchange.requestId !== undefined) byId.set(exchange.requestId, [...(byId.get(exchange.requestId) ?? []), exchange]);
   }
   // An id two requests shared counts both of them: neither count can be judged.
   const judged = [...byId].filter(([, group]) => group.length === 1).map(([id, group]) => ({ id, exchange: group[0] as Exchange }));
-  const wanted = judged.map((item) => ({ ...item, expected: expectedRuns(item.exchange) })).filter((item) => item.expected !== undefined);
+  const wanted = judged.map((item) => ({ ...item, expected: expectedRuns(item.exchange, failing) })).filter((item) => item.expected !== undefined);
   if (wanted.length === 0) return { checked: true, findings: [] };
   const counts = new Map<string, unknown>();
   for (let at = 0; at < wanted.length; at += IDS_PER_QUERY) {
@@ -91,9 +111,23 @@ export async function checkHandlerRuns(targetUrl: string, exchanges: readonly Ex
     } else if (runs !== expected) {
       const times = `${runs} ${runs === 1 ? 'time' : 'times'}`;
       findings.push(expected === 1
-        ? `${outcomeOf(exchange)}: the handler ran ${times} although the request was served: it runs exactly once (CR-1.1)`
-        : `${outcomeOf(exchange)}: the handler ran ${times} although the request was not served (CR-1.1, CR-4.6)`);
+        ? `${outcomeOf(exchange)}: the handler ran ${times} although the request was served: it runs exactly once`
+        : `${outcomeOf(exchange)}: the handler ran ${times} although the request was not served: it runs only for a served request`);
     }
   }
   return { checked: true, findings };
+}
+
+/**
+ * How often the handler of one request ran, as the target's handled route reports it; a string saying why the count
+ * cannot be had (no handled route, no answer) instead.
+ */
+export async function runsOf(targetUrl: string, requestId: string, handledPath: string = HANDLED_PATH): Promise<number | string> {
+  const url = new URL(handledPath, targetUrl);
+  url.search = `?ids=${encodeURIComponent(requestId)}`;
+  const result = await queryCounts(url, 10_000);
+  if (result.kind === 'unchecked') return result.reason;
+  if (result.kind === 'finding') return result.finding;
+  const runs = result.counts[requestId];
+  return typeof runs === 'number' && Number.isSafeInteger(runs) && runs >= 0 ? runs : `the handled route gave no run count for request id ${requestId} (got ${JSON.stringify(runs) ?? 'nothing'})`;
 }

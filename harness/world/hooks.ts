@@ -13,10 +13,9 @@ setDefaultTimeout(60_000);
 Before(async function (this: ConformanceWorld, { pickle }) {
   const tags = pickle.tags.map((tag) => tag.name);
   const level = scenarioLevel(tags);
-  if (rank(level) > rank(this.runLevel)) {
-    const reason = level === 'robust' && this.declarations.robustness !== true
-      ? 'robust level: the target does not declare the robustness profile'
-      : `${level} level: the run judges up to ${this.runLevel}`;
+  const undeclared = level === 'robust' && this.declarations.robustness !== true;
+  if (rank(level) > rank(this.runLevel) || undeclared) {
+    const reason = undeclared ? 'robust level: the target does not declare the robustness profile' : `${level} level: the run judges up to ${this.runLevel}`;
     this.attach(verdictBody({ verdict: 'not-run', reason }), VERDICT_MEDIA_TYPE);
     return 'skipped';
   }

@@ -1,6 +1,7 @@
 // HTTP client towards the target: raw request targets and header names, a per-request timeout and id, every exchange recorded.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { decodeStrict } from './base64-json.ts';
 import type { Answer, Exchange, OutgoingRequest } from './exchange.ts';
 
@@ -78,9 +79,20 @@ function toAnswer(response: http.IncomingMessage, body: Buffer): Answer {
   };
 }
 
+/** Options of one request: kept for judging (`record`), part of a set-up, its timeout, whether it carries a request id. */
+interface SendOptions {
+  record?: boolean;
+  setup?: boolean;
+  timeoutMs?: number;
+  requestId?: boolean;
+}
+
 /** Sends requests to one target and keeps the exchanges of the current scenario. */
 export class TargetClient {
+  /** The scenario's exchanges that steps judge and the transcript shows. */
   readonly exchanges: Exchange[] = [];
+  /** Every exchange of the scenario, recorded or not (the fuzz's thousand requests too): what the audits see. */
+  readonly audited: Exchange[] = [];
   readonly #base: URL;
   readonly #timeoutMs: number;
 
@@ -99,7 +111,32 @@ export class TargetClient {
    * `conformance-request-id` (kept in `requestId`) besides its own headers, unless `requestId` is false; when its own
    * headers already name one, that one is sent and kept.
    */
-  async send(request: OutgoingRequest, options: { record?: boolean; setup?: boolean; timeoutMs?: number; requestId?: boolean } = {}): Promise<Exchange> {
+  async send(request: OutgoingRequest, options: SendOptions = {}): Promise<Exchange> {
+    const { exchange, extra } = this.#begin(request, options);
+    await this.#complete(exchange, extra, options.timeoutMs ?? this.#timeoutMs);
+    return exchange;
+  }
+
+  /**
+   * Sends `requests` all in flight together, as {@link send} sends one: a connection is opened for each first, then
+   * every request is written in the same turn of the event loop, so that they reach the target at the same moment (a
+   * target that batches what arrives together sees them in one batch). Never rejects; resolves in the given order.
+   */
+  async sendTogether(requests: readonly OutgoingRequest[], options: SendOptions = {}): Promise<Exchange[]> {
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const begun = requests.map((request) => this.#begin(request, options));
+    const sockets = await Promise.all(begun.map(() => this.#connect(timeoutMs).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+    // No await between the writes: each request's headers go out in the same tick.
+    return Promise.all(begun.map(async ({ exchange, extra }, index) => {
+      const socket = sockets[index];
+      if (socket instanceof Error) exchange.error = socket.message;
+      else await this.#complete(exchange, extra, timeoutMs, socket);
+      return exchange;
+    }));
+  }
+
+  /** The exchange of a request about to be sent (recorded, audited) and the request-id header it adds. */
+  #begin(request: OutgoingRequest, options: SendOptions): { exchange: Exchange; extra: Record<string, string> } {
     const own = ownRequestId(request.headers);
     const requestId = own ?? (options.requestId === false ? undefined : newRequestId());
     const exchange: Exchange = {
@@ -111,23 +148,53 @@ export class TargetClient {
       requestId,
     };
     if (options.record !== false) this.exchanges.push(exchange);
-    const started = performance.now();
+    this.audited.push(exchange);
     const extra: Record<string, string> = requestId === undefined || own !== undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
+    return { exchange, extra };
+  }
+
+  /** Sends the exchange's request (on `socket` when given) and records its answer or error and its duration. */
+  async #complete(exchange: Exchange, extra: Record<string, string>, timeoutMs: number, socket?: net.Socket): Promise<void> {
+    const started = performance.now();
+    exchange.startedAt = new Date().toISOString();
     try {
-      exchange.answer = await this.#roundTrip(request, extra, options.timeoutMs ?? this.#timeoutMs);
+      exchange.answer = await this.#roundTrip(exchange.request, extra, timeoutMs, socket);
     } catch (error) {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
     exchange.durationMs = Math.round(performance.now() - started);
-    return exchange;
   }
 
-  #roundTrip(request: OutgoingRequest, extra: Record<string, string>, timeoutMs: number): Promise<Answer> {
+  /** A new connection to the target, once it is established. */
+  #connect(timeoutMs: number): Promise<net.Socket> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ host: this.#base.hostname, port: Number(this.#base.port || 80) });
+      const timer = setTimeout(() => socket.destroy(new Error(`${TIMEOUT_MESSAGE} ${timeoutMs} ms (connecting)`)), timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve(socket);
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  #roundTrip(request: OutgoingRequest, extra: Record<string, string>, timeoutMs: number, socket?: net.Socket): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | string[]> = { ...request.headers, ...extra };
       if (request.method !== 'GET' && request.method !== 'HEAD') headers['content-length'] = '0';
       const outgoing = http.request(
-        { agent, protocol: this.#base.protocol, hostname: this.#base.hostname, port: this.#base.port, method: request.method, path: request.target, headers },
+        {
+          ...(socket ? { createConnection: () => socket } : { agent }),
+          protocol: this.#base.protocol,
+          hostname: this.#base.hostname,
+          port: this.#base.port,
+          method: request.method,
+          path: request.target,
+          headers,
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));

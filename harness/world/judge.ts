@@ -1,9 +1,10 @@
 // Judging one answer against the spec: challenges, payment errors, served answers, free requests (assertions throw).
 import assert from 'node:assert/strict';
-import { checkFor } from './check.ts';
+import { checkFor, RequirementFailure, resolveIds, type CheckIds } from './check.ts';
 import { readable } from './base64-json.ts';
-import { answerOf, singleHeader, type Answer, type Exchange } from './exchange.ts';
+import { singleHeader, type Answer, type Exchange } from './exchange.ts';
 import { CLIENT_ID_SHAPE } from './expectations.ts';
+import { CARD_ERROR_MESSAGE, PROCESSING_FAILED_MESSAGE } from './outcome-ids.ts';
 import { expectChallengeSchema, expectSchemaValid } from './schema-check.ts';
 
 /** A decoded PaymentResponse of a served request. */
@@ -14,11 +15,30 @@ export interface PaymentResponse {
   chargeId?: string;
 }
 
-/** The two normative message texts (CR-8.10) and the requirements that fix them; other texts are the scenario's. */
-const EXACT_MESSAGES: Record<string, string> = { 'Malformed payment header': 'CR-3.5', 'Payment processing failed': 'CR-13.24' };
+/**
+ * The two normative message texts (CR-8.10) and the requirements that fix them: `Malformed payment header` (CR-3.5);
+ * `Payment processing failed` under the requirement of its cause in the scenario (wire CR-7.7 for a PaymentIntent that
+ * did not succeed, CR-13.35, CR-13.37 or CR-13.24). Another text a scenario expects is a card error's (CR-7.20, CR-8.6).
+ */
+const EXACT_MESSAGES: Readonly<Record<string, CheckIds>> = { 'Malformed payment header': 'CR-3.5', 'Payment processing failed': PROCESSING_FAILED_MESSAGE };
 const ERROR_MEMBERS = ['clientId', 'creditsRemaining', 'error', 'errorCode', 'success'];
 const SUCCESS_MEMBERS = new Set(['success', 'creditsRemaining', 'clientId', 'chargeId']);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer of an exchange; a request that got none fails CR-4.6 (each gated request ends in one outcome). */
+export function answered(exchange: Exchange): Answer {
+  if (exchange.answer) return exchange.answer;
+  throw new RequirementFailure(['CR-4.6'], `${exchange.request.method} ${exchange.request.target} got no answer: ${exchange.error ?? 'unknown error'}`);
+}
+
+/**
+ * The outcome the scenario expects did not come: fails `ids` (candidates resolved against the running scenario) when
+ * given, otherwise the IDs of the check or step it runs in (a plain assertion, which `checkFor` or the step names).
+ */
+function outcomeFailed(ids: CheckIds | undefined, message: string): never {
+  if (ids === undefined) assert.fail(message);
+  throw new RequirementFailure(resolveIds(ids), message);
+}
 
 function label(exchange: Exchange): string {
   const answer = exchange.answer;
@@ -37,17 +57,18 @@ function expectJsonMedia(answer: Answer, exchange: Exchange): void {
  */
 export function decodedHeader(answer: Answer, exchange: Exchange, name: 'payment-required' | 'payment-response'): Record<string, unknown> {
   const decoded = name === 'payment-required' ? answer.paymentRequired : answer.paymentResponse;
+  // A missing header is the outcome's failure (a challenge without payment-required is no challenge): the caller's IDs.
   assert.ok(decoded, `the answer has no ${name} header: ${label(exchange)}`);
   const value = readable(decoded);
   if (!decoded.ok) {
     const reason = decoded.reason;
     checkFor(value ? 'CR-13.10' : 'CR-3.2', () => assert.fail(`${name} is not strict base64 JSON (standard alphabet, = padding, no whitespace): ${reason}`));
   }
-  assert.ok(value, `${name} does not decode to a JSON object`);
+  if (!value) throw new RequirementFailure(['CR-3.2'], `${name} does not decode to a JSON object`);
   return value;
 }
 
-/** The decoded `payment-required` object; fails when absent or not base64 JSON (CR-3.2). */
+/** The decoded `payment-required` object; fails when absent (the caller's IDs) or not base64 JSON (CR-3.2). */
 export function decodedChallenge(answer: Answer, exchange: Exchange): Record<string, unknown> {
   return decodedHeader(answer, exchange, 'payment-required');
 }
@@ -93,21 +114,23 @@ function membersOf(actual: unknown, expected: unknown): unknown {
  * The challenge object must equal `expected`: its members of CR-5.2/CR-5.3 (wire), no other members (CR-5.6, strict),
  * and the descriptions (CR-13.2, strict).
  */
-function expectChallengeObject(decoded: Record<string, unknown>, expected: Record<string, unknown>, what: string): void {
+function expectChallengeObject(decoded: Record<string, unknown>, expected: Record<string, unknown>, what: string, wireIds: readonly string[] = ['CR-5.2', 'CR-5.3']): void {
   const wire = withoutDescriptions(expected);
-  checkFor(['CR-5.2', 'CR-5.3'], () => assert.deepEqual(membersOf(withoutDescriptions(decoded), wire), wire, what));
+  checkFor(wireIds, () => assert.deepEqual(membersOf(withoutDescriptions(decoded), wire), wire, what));
   checkFor('CR-5.6', () => assert.deepEqual(withoutDescriptions(decoded), wire, `${what}: no members other than those of CR-5.2–CR-5.5`));
   checkFor('CR-13.2', () =>
     assert.deepEqual(descriptions(decoded), descriptions(expected), 'resource.description and accepts[0].description: the route\'s description when configured, absent otherwise'),
   );
 }
 
-/** The answer must be a challenge (CR-5.1) equal to `expected`, plus `error`/`message` when insufficient (CR-5.4, CR-5.5). */
-export function expectChallenge(exchange: Exchange, expected: Record<string, unknown>, kind: 'plain' | 'insufficient'): void {
-  const answer = answerOf(exchange);
+/**
+ * The answer must be a challenge (CR-5.1) equal to `expected`, plus `error`/`message` when insufficient (CR-5.4, CR-5.5).
+ * No challenge at all fails `outcome` (default: the caller's IDs), what the scenario is about, not the challenge's shape.
+ */
+export function expectChallenge(exchange: Exchange, expected: Record<string, unknown>, kind: 'plain' | 'insufficient', outcome?: CheckIds): void {
+  const answer = answered(exchange);
   const wanted = kind === 'plain' ? 'the plain challenge' : 'the insufficient-credits challenge';
-  // No challenge at all is a failure of what the scenario is about (its own IDs), not of the challenge's shape.
-  if (answer.status !== 402 || !answer.paymentRequired) assert.fail(`expected ${wanted}, got ${kindOf(exchange)}: ${label(exchange)}`);
+  if (answer.status !== 402 || !answer.paymentRequired) outcomeFailed(outcome, `expected ${wanted}, got ${kindOf(exchange)}: ${label(exchange)}`);
   expectChallengeSchema(exchange);
   let decoded: Record<string, unknown> = {};
   checkFor(['CR-5.1', 'CR-3.2'], () => {
@@ -132,15 +155,19 @@ export function expectChallenge(exchange: Exchange, expected: Record<string, unk
   }
   checkFor('CR-5.5', () => assert.equal(error, 'insufficient_credits', `expected the insufficient-credits challenge, got ${kindOf(exchange)}`));
   checkFor('CR-13.13', () => assert.ok(typeof message === 'string' && message.trim() !== '', 'an insufficient-credits challenge has a non-empty message'));
-  expectChallengeObject(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge (CR-5.5, CR-5.7)');
+  expectChallengeObject(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge', ['CR-5.2', 'CR-5.3', 'CR-5.5']);
 }
 
-/** The answer must be a payment error (CR-8.1) with `code`, and with `message` when given; returns the message. */
-export function expectPaymentError(exchange: Exchange, code: string, message?: string): string {
-  const answer = answerOf(exchange);
+/**
+ * The answer must be a payment error (CR-8.1) with `code`, and with `message` when given; returns the message. Another
+ * answer or code fails `outcome` (default: the caller's IDs; `paymentErrorIds(code)` names the requirements that give
+ * the code); a wrong message fails the requirement that fixes it ({@link EXACT_MESSAGES}).
+ */
+export function expectPaymentError(exchange: Exchange, code: string, message?: string, outcome?: CheckIds): string {
+  const answer = answered(exchange);
   const body = answer.json;
   const errorCode = isObject(body) ? body.errorCode : undefined;
-  if (answer.status !== 402 || errorCode !== code) assert.fail(`expected the payment error ${code}, got ${kindOf(exchange)}: ${label(exchange)}`);
+  if (answer.status !== 402 || errorCode !== code) outcomeFailed(outcome, `expected the payment error ${code}, got ${kindOf(exchange)}: ${label(exchange)}`);
   checkFor('CR-8.1', () => {
     expectSchemaValid(exchange);
     expectJsonMedia(answer, exchange);
@@ -154,7 +181,7 @@ export function expectPaymentError(exchange: Exchange, code: string, message?: s
     assert.ok(typeof body.error === 'string' && body.error !== '', 'error is a non-empty message');
   });
   const text = isObject(body) && typeof body.error === 'string' ? body.error : '';
-  if (message !== undefined) checkFor(EXACT_MESSAGES[message] ?? [], () => assert.equal(text, message, 'the error message'));
+  if (message !== undefined) checkFor(EXACT_MESSAGES[message] ?? CARD_ERROR_MESSAGE, () => assert.equal(text, message, 'the error message'));
   return text;
 }
 
@@ -166,29 +193,45 @@ export function handlerRan(exchange: Exchange, routeKey: string): boolean {
   return isObject(answer.json) && answer.json.route === routeKey;
 }
 
-/** The request must have been served: the handler ran with a `payment-response` (CR-4.6); returns it. */
-export function expectServed(exchange: Exchange, routeKey: string): PaymentResponse {
-  const answer = answerOf(exchange);
-  assert.ok(handlerRan(exchange, routeKey), `the handler of ${routeKey} should have run: ${label(exchange)}`);
-  expectSchemaValid(exchange);
-  assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required');
-  assert.ok(answer.paymentResponse, `a served answer carries payment-response: ${label(exchange)}`);
-  const value = decodedHeader(answer, exchange, 'payment-response');
-  const extra = Object.keys(value).filter((name) => !SUCCESS_MEMBERS.has(name));
-  assert.deepEqual(extra, [], 'a success PaymentResponse has only success, creditsRemaining, clientId and chargeId (CR-6.2, CR-7.13, CR-12.3)');
-  assert.equal(value.success, true, 'success is true');
-  assert.ok(Number.isSafeInteger(value.creditsRemaining) && (value.creditsRemaining as number) >= 0, 'creditsRemaining is a non-negative safe integer (CR-1.2)');
-  assert.ok(typeof value.clientId === 'string' && CLIENT_ID_SHAPE.test(value.clientId), `clientId is 64 lowercase hex: ${String(value.clientId)}`);
-  if ('chargeId' in value) assert.ok(typeof value.chargeId === 'string' && value.chargeId !== '', 'chargeId is a non-empty string');
+/**
+ * The request must have been served: the handler ran (else `outcome` fails, default: the caller's IDs, e.g. those of
+ * `SERVED` for "the request was served", CR-7.13 for a set-up payment) with a `payment-response` (CR-4.6) that is a
+ * success PaymentResponse (CR-6.2, CR-7.13; integer units CR-1.2; strict base64 JSON CR-3.2); returns it.
+ */
+export function expectServed(exchange: Exchange, routeKey: string, outcome?: CheckIds): PaymentResponse {
+  const answer = answered(exchange);
+  if (!handlerRan(exchange, routeKey)) outcomeFailed(outcome, `the handler of ${routeKey} should have run: ${label(exchange)}`);
+  checkFor('CR-4.6', () => {
+    assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required');
+    assert.ok(answer.paymentResponse, `a served answer carries payment-response: ${label(exchange)}`);
+  });
+  checkFor(['CR-6.2', 'CR-7.13'], () => expectSchemaValid(exchange));
+  let value: Record<string, unknown> = {};
+  checkFor('CR-3.2', () => {
+    value = decodedHeader(answer, exchange, 'payment-response');
+  });
+  checkFor(['CR-6.2', 'CR-7.13', 'CR-12.3'], () => {
+    const extra = Object.keys(value).filter((name) => !SUCCESS_MEMBERS.has(name));
+    assert.deepEqual(extra, [], 'a success PaymentResponse has only success, creditsRemaining, clientId and chargeId');
+  });
+  checkFor(['CR-6.2', 'CR-7.13'], () => assert.equal(value.success, true, 'success is true'));
+  checkFor('CR-1.2', () => assert.ok(Number.isSafeInteger(value.creditsRemaining) && (value.creditsRemaining as number) >= 0, `creditsRemaining is a non-negative safe integer: ${String(value.creditsRemaining)}`));
+  checkFor('CR-7.3', () => assert.ok(typeof value.clientId === 'string' && CLIENT_ID_SHAPE.test(value.clientId), `clientId is 64 lowercase hex: ${String(value.clientId)}`));
+  if ('chargeId' in value) checkFor('CR-7.13', () => assert.ok(typeof value.chargeId === 'string' && value.chargeId !== '', 'chargeId is a non-empty string'));
   return value as unknown as PaymentResponse;
 }
 
-/** The request must not have been gated: no 402, no protocol header (CR-4.4). */
-export function expectNotGated(exchange: Exchange): void {
-  const answer = answerOf(exchange);
-  assert.notEqual(answer.status, 402, `a free request is not answered 402: ${label(exchange)}`);
-  assert.equal(answer.headers['payment-required'], undefined, 'a free request gets no payment-required');
-  assert.equal(answer.headers['payment-response'], undefined, 'a free request gets no payment-response');
+/**
+ * The request must not have been gated: not answered 402 (else `outcome` fails, default: the caller's IDs), and no
+ * protocol header added (CR-4.4).
+ */
+export function expectNotGated(exchange: Exchange, outcome?: CheckIds): void {
+  const answer = answered(exchange);
+  if (answer.status === 402) outcomeFailed(outcome, `a free request is not answered 402: ${label(exchange)}`);
+  checkFor('CR-4.4', () => {
+    assert.equal(answer.headers['payment-required'], undefined, 'a free request gets no payment-required');
+    assert.equal(answer.headers['payment-response'], undefined, 'a free request gets no payment-response');
+  });
 }
 
 /** Paths to JSON null members inside `value` (CR-3.3). */

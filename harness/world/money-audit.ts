@@ -7,6 +7,15 @@ import { describeEntry, paymentIntentCreations, responseObject, type JournalEntr
 /** The requirements a "charged but not credited" finding names: the credit (CR-7.9) and the success answer (CR-7.13). */
 export const CHARGED_NOT_CREDITED_IDS = ['CR-7.9', 'CR-7.13'] as const;
 
+/** The requirement a second charge for a request the client retried names: the idempotency key that prevents it. */
+export const CHARGED_TWICE_IDS = ['CR-7.16'] as const;
+
+/** One finding of the auditor, with the requirements it names. */
+export interface MoneyFinding {
+  ids: readonly string[];
+  message: string;
+}
+
 /** The chargeIds of the successful paid answers among `exchanges`. */
 function answeredChargeIds(exchanges: readonly Exchange[]): Set<string> {
   const ids = new Set<string>();
@@ -27,20 +36,49 @@ export function webhookCreditedIds(events: readonly EventRecord[], url: string):
   return ids;
 }
 
+/** Whom a PaymentIntent charged: its customer, else its clientId metadata. */
+function payerOf(intent: Record<string, unknown>): string | undefined {
+  if (typeof intent.customer === 'string') return intent.customer;
+  const metadata = intent.metadata as Record<string, unknown> | undefined;
+  return typeof metadata?.credit402_client_id === 'string' ? metadata.credit402_client_id : undefined;
+}
+
 /**
- * Findings of one scenario: each PaymentIntent the journal shows succeeded that no successful answer carried as its
- * `chargeId` and no acknowledged webhook delivery (`credited`) covers.
+ * Findings of one scenario, for each PaymentIntent the journal shows succeeded that no successful answer carried as
+ * its `chargeId` and no acknowledged webhook delivery (`credited`) covers. When a request of the scenario got no
+ * answer (the client gave up) and the same payer has another succeeded PaymentIntent, the finding is a second charge
+ * for one paid request (CR-7.16); when a request got no answer and the payer none, the kit cannot tell whether it was
+ * credited and says so in `unknown`; when every request was answered, it was charged and not credited (CR-7.9, CR-7.13).
  */
-export function chargedButNotCredited(entries: readonly JournalEntry[], exchanges: readonly Exchange[], credited: ReadonlySet<string> = new Set()): string[] {
+export function auditCharges(entries: readonly JournalEntry[], exchanges: readonly Exchange[], credited: ReadonlySet<string> = new Set()): { findings: MoneyFinding[]; unknown: string[] } {
   const answered = answeredChargeIds(exchanges);
-  const findings: string[] = [];
-  const seen = new Set<string>();
+  const unanswered = exchanges.filter((exchange) => exchange.answer === undefined);
+  const succeeded = new Map<string, { intent: Record<string, unknown>; entry: JournalEntry }>();
   for (const entry of paymentIntentCreations([...entries])) {
     const intent = responseObject(entry);
-    if (intent?.status !== 'succeeded' || typeof intent.id !== 'string' || seen.has(intent.id)) continue;
-    seen.add(intent.id);
-    if (answered.has(intent.id) || credited.has(intent.id)) continue;
-    findings.push(`charged but not credited: PaymentIntent ${intent.id} succeeded, but no successful answer carried it as chargeId${credited.size > 0 ? ' and no acknowledged webhook covers it' : ''} (${describeEntry(entry)})`);
+    if (intent?.status === 'succeeded' && typeof intent.id === 'string' && !succeeded.has(intent.id)) succeeded.set(intent.id, { intent, entry });
   }
-  return findings;
+  const findings: MoneyFinding[] = [];
+  const unknown: string[] = [];
+  const webhook = credited.size > 0 ? ' and no acknowledged webhook covers it' : '';
+  for (const [id, { intent, entry }] of succeeded) {
+    if (answered.has(id) || credited.has(id)) continue;
+    const payer = payerOf(intent);
+    const others = [...succeeded].filter(([other, seen]) => other !== id && payer !== undefined && payerOf(seen.intent) === payer).map(([other]) => other);
+    if (unanswered.length > 0 && others.length > 0) {
+      const gaveUp = unanswered[0] as Exchange;
+      findings.push({
+        ids: CHARGED_TWICE_IDS,
+        message: `two charges for one paid request: PaymentIntent ${id} and ${others.join(', ')} both charged ${payer}; a request got no answer (${gaveUp.request.method} ${gaveUp.request.target}: ${gaveUp.error ?? 'no answer'}) and its retry was charged again instead of replaying the first charge (${describeEntry(entry)})`,
+      });
+    } else if (unanswered.length > 0) {
+      unknown.push(`PaymentIntent ${id} succeeded and no answer carried it as chargeId, but ${unanswered.length} request${unanswered.length === 1 ? '' : 's'} got no answer: the kit cannot tell whether it was credited`);
+    } else {
+      findings.push({
+        ids: CHARGED_NOT_CREDITED_IDS,
+        message: `charged but not credited: PaymentIntent ${id} succeeded, but every request was answered and no successful answer carried it as chargeId${webhook} (${describeEntry(entry)})`,
+      });
+    }
+  }
+  return { findings, unknown };
 }

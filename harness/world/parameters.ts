@@ -46,7 +46,20 @@ export interface Profile {
   webhookPath?: string;
   /** The free route that answers how often each request's handler ran (default `/_conformance/handled`). */
   handledPath?: string;
+  /**
+   * Routes (keys of `routes`) whose handler fails (CR-4.7, CR-13.27): `answer500` answers status 500 with its route's
+   * body, `throw` throws, so that the target's framework answers.
+   */
+  failingHandlers?: Record<string, HandlerFailure>;
+  /** The longest a target may hold a gated request whose store call does not answer, in ms (CR-8.12; default 3000). */
+  maxStoreWaitMs?: number;
 }
+
+/** How a profile handler fails (`failingHandlers`). */
+export type HandlerFailure = 'answer500' | 'throw';
+
+/** The default of the profile's `maxStoreWaitMs`. */
+export const DEFAULT_MAX_STORE_WAIT_MS = 3_000;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

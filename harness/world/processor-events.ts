@@ -1,6 +1,7 @@
 // The emulator's side of §14: the target's webhook endpoint registered once, payments made behind the target's back, deliveries awaited.
 import { controlUrlOf, EmulatorControl } from 'credit402-stripe-emulator';
 import type { DeliveryAttempt, EventRecord } from 'credit402-stripe-emulator';
+import { RequirementFailure } from './check.ts';
 import { minorUnits } from './expectations.ts';
 
 const registrations = new Map<string, Promise<void>>();
@@ -34,6 +35,11 @@ export async function waitAcknowledged(control: EmulatorControl, url: string, pr
   for (;;) {
     seen = (await control.events()).find(predicate);
     if (seen?.attempts.some((attempt) => attempt.url === url && ok(attempt))) return seen;
+    // No endpoint at all (404, 405): waiting for a retry cannot help, so say so at once.
+    const absent = seen?.attempts.find((attempt) => attempt.url === url && (attempt.status === 404 || attempt.status === 405));
+    if (absent) {
+      throw new RequirementFailure(['CR-14.2'], `the target has no webhook endpoint at ${url}: it answered ${absent.status} to the signed ${seen?.event.type} event (a target declaring the robustness profile answers POST <webhookPath> itself)`);
+    }
     if (Date.now() > deadline) {
       const what = seen ? `event ${seen.event.id} (${seen.event.type}): ${describeAttempts(seen.attempts)}` : 'no such event at the processor';
       throw new Error(`the target did not acknowledge the event with 2xx within ${timeoutMs} ms: ${what}`);

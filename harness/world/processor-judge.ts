@@ -1,6 +1,6 @@
 // Judging the processor journal: what the target asked the processor for one request or one scenario (assertions throw).
 import assert from 'node:assert/strict';
-import { checkFor } from './check.ts';
+import { checkFor, RequirementFailure } from './check.ts';
 import {
   customerCreations,
   customerRequests,
@@ -91,16 +91,20 @@ export function expectCustomerSearch(entries: JournalEntry[], metadataKey: strin
 export function expectHeldTogetherOneKey(entries: JournalEntry[]): void {
   const held = paymentIntentCreations(entries).filter((entry) => entry.fault === 'barrier');
   const keys = new Set(held.map((entry) => entry.idempotencyKey ?? '(none)'));
-  assert.ok(held.every((entry) => entry.idempotencyKey), `every PaymentIntent creation carries an idempotency key (CR-7.16):${listing(held)}`);
-  assert.ok(keys.size <= 1, `${held.length} PaymentIntent creations were in flight together, before any top-up was credited, so they must carry one idempotency key (CR-7.16), got ${keys.size}:${listing(held)}`);
+  checkFor('CR-7.16', () => {
+    assert.ok(held.every((entry) => entry.idempotencyKey), `every PaymentIntent creation carries an idempotency key:${listing(held)}`);
+    assert.ok(keys.size <= 1, `${held.length} PaymentIntent creations were in flight together, before any top-up was credited, so they must carry one idempotency key, got ${keys.size}:${listing(held)}`);
+  });
 }
 
 /** One customer creation with the payment method, the metadata and an idempotency key (CR-7.19). */
 export function expectCustomerCreated(entries: JournalEntry[], paymentMethodId: string, metadata: Record<string, string>): void {
   const created = customerCreations(entries);
-  assert.equal(created.length, 1, `expected one customer creation, got:${listing(created)}`);
+  checkFor('CR-7.19', () => {
+    assert.equal(created.length, 1, `expected one customer creation, got:${listing(created)}`);
+    assert.equal(created[0]?.params.payment_method, paymentMethodId, 'the customer is created with the payment method');
+  });
   const entry = created[0] as JournalEntry;
-  assert.equal(entry.params.payment_method, paymentMethodId, 'the customer is created with the payment method');
   const held = isObject(entry.params.metadata) ? entry.params.metadata : {};
   checkFor('CR-7.19', () => {
     for (const [key, value] of Object.entries(metadata)) assert.equal(held[key], value, `the customer metadata holds the clientId under the declared key ${key}`);
@@ -111,7 +115,7 @@ export function expectCustomerCreated(entries: JournalEntry[], paymentMethodId: 
   });
 }
 
-/** The customer id the target obtained for one request: found by search, or created. */
+/** The customer id the target obtained for one request: found by search, or created (CR-7.5). */
 export function customerOf(entries: JournalEntry[]): string {
   for (const entry of [...customerCreations(entries), ...customerSearches(entries)].reverse()) {
     const body = responseObject(entry);
@@ -119,7 +123,7 @@ export function customerOf(entries: JournalEntry[]): string {
     const first = Array.isArray(body?.data) ? body.data[0] : undefined;
     if (isObject(first) && typeof first.id === 'string') return first.id;
   }
-  assert.fail(`no customer was found or created:${listing(customerRequests(entries))}`);
+  throw new RequirementFailure(['CR-7.5'], `no customer was found or created:${listing(customerRequests(entries))}`);
 }
 
 /** The processor's message in the last error answer among `entries`. */

@@ -1,8 +1,8 @@
 // The verdicts a routing corpus row expects of each variant: refused as ambiguous (CR-4.10), gated as the route it names, or free (CR-4.9).
 import assert from 'node:assert/strict';
 import { checkFor } from './check.ts';
-import { answerOf, singleHeader, type Exchange } from './exchange.ts';
-import { describeExchange, expectChallenge, expectNotGated, expectServed } from './judge.ts';
+import { singleHeader, type Exchange } from './exchange.ts';
+import { answered, describeExchange, expectChallenge, expectNotGated, expectServed } from './judge.ts';
 import { deductions, gatedKeyOf, isObject, priceOf, type CorpusVariant } from './routing-corpus.ts';
 import type { ConformanceWorld } from './world.ts';
 
@@ -14,7 +14,7 @@ const AMBIGUOUS = 'ambiguous_request_target';
 
 /** The 400 answer of CR-4.10: JSON `{"error": "ambiguous_request_target", "message": "…"}`, no protocol header. */
 function expectRefused(exchange: Exchange): void {
-  const answer = answerOf(exchange);
+  const answer = answered(exchange);
   assert.equal(answer.status, 400, `an ambiguous request target is answered 400: ${describeExchange(exchange)}`);
   assert.equal(answer.headers['payment-required'], undefined, `the 400 carries no payment-required: ${describeExchange(exchange)}`);
   assert.equal(answer.headers['payment-response'], undefined, `the 400 carries no payment-response: ${describeExchange(exchange)}`);

@@ -1,17 +1,19 @@
 // Judging concurrent first payments of one card (CR-14.7) and a retry after the client gave up (CR-14.8).
 import assert from 'node:assert/strict';
+import { checkFor } from './check.ts';
 import type { Exchange } from './exchange.ts';
-import { handlerRan, type PaymentResponse } from './judge.ts';
+import { answered, handlerRan, type PaymentResponse } from './judge.ts';
 import { servedOf } from './concurrency.ts';
 
-/** Answers not served must be 503 `service_unavailable` (CR-8.2); resolves with the served payment-responses. */
+/** Answers not served must be 503 `service_unavailable` (CR-14.7: a first payment that waited too long for its card's lease); resolves with the served payment-responses. */
 export function servedOrUnavailable(batch: Exchange[], routeKey: string): PaymentResponse[] {
   for (const exchange of batch.filter((e) => !handlerRan(e, routeKey))) {
-    const answer = exchange.answer;
-    assert.ok(answer, `${exchange.request.target} got no answer: ${exchange.error ?? ''}`);
+    const answer = answered(exchange);
     const body = answer.json as Record<string, unknown> | undefined;
-    assert.equal(answer.status, 503, `an answer not served must be 503 service_unavailable, got ${answer.status}: ${answer.text}`);
-    assert.equal(body?.errorCode, 'service_unavailable', `errorCode: ${answer.text}`);
+    checkFor('CR-14.7', () => {
+      assert.equal(answer.status, 503, `an answer not served must be 503 service_unavailable, got ${answer.status}: ${answer.text}`);
+      assert.equal(body?.errorCode, 'service_unavailable', `errorCode: ${answer.text}`);
+    });
   }
   return servedOf(batch, routeKey);
 }
@@ -19,10 +21,12 @@ export function servedOrUnavailable(batch: Exchange[], routeKey: string): Paymen
 /** The served balances are topUp − price, topUp − 2 × price, … each once; exactly one answer carries a chargeId. */
 export function expectOneChargeLadder(served: PaymentResponse[], topUp: number, price: number): void {
   const charged = served.filter((response) => response.chargeId !== undefined);
-  assert.equal(charged.length, 1, `exactly one served answer carries a chargeId, got ${charged.length}`);
   const actual = served.map((response) => response.creditsRemaining).sort((a, b) => b - a);
   const expected = served.map((_, i) => topUp - (i + 1) * price);
-  assert.deepEqual(actual, expected, 'one top-up, one deduction per served answer, each balance reported once');
+  checkFor('CR-14.7', () => {
+    assert.equal(charged.length, 1, `exactly one served answer carries a chargeId, got ${charged.length}`);
+    assert.deepEqual(actual, expected, 'one top-up, one deduction per served answer, each balance reported once');
+  });
 }
 
 /** How many requests the single top-up served, from a served balance; must be one of `allowed`. */

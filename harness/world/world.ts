@@ -4,10 +4,12 @@ import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumb
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { encode, type Encoding } from './base64-json.ts';
 import { Capabilities } from './capabilities.ts';
+import type { CrowdClient } from './crowd.ts';
 import { answerOf, type Exchange } from './exchange.ts';
 import { Expectations, type EffectiveRoute } from './expectations.ts';
 import type { FuzzReport } from './fuzz/run.ts';
 import { TargetClient } from './http-client.ts';
+import { RequirementFailure } from './check.ts';
 import { expectServed, type PaymentResponse } from './judge.ts';
 import type { HeaderValue } from './malformed.ts';
 import type { Declarations } from './declarations.ts';
@@ -21,7 +23,7 @@ import { Robustness } from './robustness.ts';
 import type { CorpusVariant } from './routing-corpus.ts';
 
 /** A card payment method the scenario created at the processor. */
-interface Card {
+export interface Card {
   number: string;
   paymentMethodId: string;
   fingerprint: string;
@@ -70,6 +72,8 @@ export class ConformanceWorld extends World<WorldParameters> {
   corpus: CorpusVariant[] = [];
   /** The report of the scenario's fuzz run, once it ran. */
   fuzzReport?: FuzzReport;
+  /** The many clients of a scenario that spends with all of them at once (harness/world/crowd.ts). */
+  crowd: CrowdClient[] = [];
   #robustness?: Robustness;
   #capabilities?: Capabilities;
   #last?: Exchange;
@@ -138,9 +142,16 @@ export class ConformanceWorld extends World<WorldParameters> {
 
   /** Creates a payment method for `number` (default: a never-seen card) and remembers it as `role`. */
   async addCard(role: CardRole, given?: string): Promise<Card> {
-    const number = given ?? uniqueCardNumber();
     // A number the scenario chose (a documented test card) is shared with other scenarios: its clientId identifies none of them.
     const shared = given !== undefined && ![...this.cards.values()].some((card) => card.number === given);
+    const card = await this.createCard(given, shared);
+    this.cards.set(role, card);
+    return card;
+  }
+
+  /** Creates a payment method for `number` (default: a never-seen card), the scenario's; `shared`: its clientId is not only this scenario's. */
+  async createCard(given?: string, shared = false): Promise<Card> {
+    const number = given ?? uniqueCardNumber();
     const created = await createPaymentMethod(
       this.parameters.emulatorUrl,
       { publishable: this.profile.stripePublishableKey, secret: this.profile.stripeSecretKey },
@@ -148,7 +159,6 @@ export class ConformanceWorld extends World<WorldParameters> {
     );
     if (created.retrieved) await this.processor.excludeHarnessCall(`/v1/payment_methods/${created.paymentMethodId}`);
     const card: Card = { number, ...created, clientId: this.expect.clientIdOf(created.fingerprint) };
-    this.cards.set(role, card);
     this.processor.markers.add(card.paymentMethodId);
     if (!shared) this.processor.markers.add(card.clientId);
     return card;
@@ -229,22 +239,34 @@ export class ConformanceWorld extends World<WorldParameters> {
     const cheapest = routes.reduce((a, b) => (b.minTopUp < a.minTopUp ? b : a));
     const currencies = inEveryCurrency ? [...new Set(routes.map((route) => route.currency))] : [cheapest.currency];
     // A balance pays only for routes of its currency (CR-6.8): each currency is funded on its own routes.
-    for (const currency of currencies) await this.#fundCurrency(balance, routes.filter((route) => route.currency === currency));
+    const funded: string[] = [];
+    for (const currency of currencies) {
+      await this.#fundCurrency(balance, routes.filter((route) => route.currency === currency), funded);
+      funded.push(currency);
+    }
   }
 
-  /** {@link fundClient} in one currency, whose routes are `routes`. */
-  async #fundCurrency(balance: number, routes: EffectiveRoute[]): Promise<void> {
+  /** {@link fundClient} in one currency, whose routes are `routes`, after `funded` currencies were funded with `balance` each. */
+  async #fundCurrency(balance: number, routes: EffectiveRoute[], funded: readonly string[]): Promise<void> {
     const payRoute = routes.reduce((a, b) => (b.minTopUp < a.minTopUp ? b : a));
     const spendRoute = routes.reduce((a, b) => (b.amount > a.amount ? b : a));
     const spends = Math.max(0, Math.ceil((payRoute.minTopUp - balance - payRoute.amount) / spendRoute.amount));
     const topUpAmount = balance + payRoute.amount + spends * spendRoute.amount;
     const paid = this.served(await this.pay(payRoute.key, 'the card', { topUpAmount, setup: true }));
-    if (paid.creditsRemaining !== topUpAmount - payRoute.amount) {
-      throw new Error(`setting up a balance: paying ${topUpAmount} on ${payRoute.key} left ${paid.creditsRemaining}, expected ${topUpAmount - payRoute.amount}`);
+    const expected = topUpAmount - payRoute.amount;
+    if (paid.creditsRemaining !== expected) {
+      const setup = `setting up a balance: paying ${topUpAmount} on ${payRoute.key} (${payRoute.currency}) left ${paid.creditsRemaining}, expected ${expected}`;
+      // The balances funded before in other currencies showing up here (added to the top-up, or paying the price
+      // without a charge): one balance for every currency.
+      const before = funded.length * balance;
+      const shared = funded.length > 0 && (paid.creditsRemaining === expected + before || (paid.chargeId === undefined && paid.creditsRemaining === before - payRoute.amount));
+      throw shared
+        ? new RequirementFailure(['CR-6.8'], `${setup}: the ${balance} units funded before in ${funded.join(', ')} count in ${payRoute.currency} too, but a balance pays only for routes of its currency`)
+        : new RequirementFailure(['CR-7.13'], `${setup}: creditsRemaining after a first payment is the top-up minus the price`);
     }
     let remaining = paid.creditsRemaining;
     for (let i = 0; i < spends; i++) remaining = this.served(await this.spend(spendRoute.key, 'the card', { mark: false, setup: true })).creditsRemaining;
-    if (remaining !== balance) throw new Error(`setting up a balance of ${balance} ended at ${remaining}`);
+    if (remaining !== balance) throw new RequirementFailure(['CR-6.2'], `setting up a balance of ${balance} ended at ${remaining}: each spend takes exactly the price`);
   }
 
   /** The answer of the last exchange (throws on a transport error). */

@@ -13,6 +13,7 @@ import { paidFetch } from '../testing/paid-fetch.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { credit402Middleware } from './express.ts';
 import { credit402Express } from './express-route.ts';
+import { createPrometheusHooks } from '../metrics/prometheus.ts';
 
 const CLIENT = 'e'.repeat(64);
 const SPEND = { clientId: CLIENT };
@@ -119,6 +120,53 @@ describe.each(Object.keys(majors))('credit402.route on %s', (major) => {
     expect((await paidFetch(url, 'GET /api/users/8', SPEND)).status).toBe(200);
     expect(await balance()).toBe(10_000 - 100 - 500);
     expect(await resources()).toEqual(['GET /api/users/7', 'GET /api/users/:id']);
+  });
+});
+
+describe.each(Object.keys(majors))('credit402.route under a mount with parameters on %s', (major) => {
+  const { express } = majors[major as keyof typeof majors];
+
+  /** Routers mounted at `/t/:tenant` (one nested in another at `/u/:user`), one at `/v1` and a sub-app at `/s/:shop`. */
+  async function start(gate: Gate): Promise<string> {
+    const credit402 = credit402Express(gate);
+    const app = express();
+    app.use(credit402.targetGuard());
+    const tenant = express.Router();
+    tenant.get('/items/:item', credit402.route({ amount: 100 }), answer);
+    const user = express.Router();
+    user.get('/orders/:order', credit402.route({ amount: 100 }), answer);
+    tenant.use('/u/:user', user);
+    app.use('/t/:tenant', tenant);
+    const v1 = express.Router();
+    v1.get('/items/:item', credit402.route({ amount: 100 }), answer);
+    app.use('/v1', v1);
+    const shop = express();
+    shop.get('/items/:item', credit402.route({ amount: 100 }), answer);
+    app.use('/s/:shop', shop);
+    return listen(app);
+  }
+
+  it('keys records and metrics by the mount\'s route pattern, not the request path (was: one key, one metrics series, per tenant)', async () => {
+    const { gate, resources } = await setUp();
+    const url = await start(gate);
+    const targets = ['/t/a/items/1', '/t/b/items/2', '/t/c/items/3', '/t/a/u/x/orders/1', '/t/b/u/y/orders/2', '/v1/items/1', '/s/one/items/1', '/s/two/items/2'];
+    for (const target of targets) expect((await paidFetch(url, `GET ${target}`, SPEND)).status, target).toBe(200);
+    expect(await resources()).toEqual([
+      ...Array(3).fill('GET /t/:tenant/items/:item'),
+      ...Array(2).fill('GET /t/:tenant/u/:user/orders/:order'),
+      'GET /v1/items/:item',
+      ...Array(2).fill('GET /s/:shop/items/:item'),
+    ]);
+  });
+
+  it('keeps one challenge series per route for unpaid requests to 300 tenants', async () => {
+    const store = new MemoryStore();
+    const hooks = createPrometheusHooks();
+    const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), hooks, onError: () => {} });
+    const url = await start(gate);
+    for (let i = 0; i < 300; i++) expect((await paidFetch(url, `GET /t/tenant${i}/items/${i}`)).status).toBe(402);
+    const series = (await hooks.metrics()).split('\n').filter((line) => line.startsWith('credit402_challenges_total{'));
+    expect(series).toEqual(['credit402_challenges_total{route="GET /t/:tenant/items/:item"} 300']);
   });
 });
 

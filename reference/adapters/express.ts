@@ -14,6 +14,9 @@ type Response = ServerResponse & { locals?: Record<string, unknown> };
  * paid request's PaymentResponse is put on `res.locals.credit402`, and the router is handed the path the gate
  * matched (`/api/%77eather` is routed as `/api/weather`; spec CR-4.9). The final status of a paid request's answer
  * (an error passed to Express becomes a 500) is reported to the gate, which decides on any refund (`refundOnHandlerError`).
+ * Mount what may refuse a request before its handler (body parsers such as `express.json()`, authentication) before
+ * this middleware: a request refused there is then never charged (spec CR-4.7), while one refused after the payment
+ * keeps its price.
  */
 export function credit402Middleware(gate: Gate): (req: Request, res: Response, next: Next) => Promise<void> {
   return async function credit402(req, res, next) {

@@ -1,5 +1,5 @@
-// Fastify 5 plugin: hooks that run after Fastify's router and decide on the route it matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+// Fastify 5 plugin: hooks that run after Fastify's router, body parsing and validation, and decide on the route the router matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { GatedRoute } from '../gate/context.ts';
 import type { ServeDecision } from '../gate/decision.ts';
@@ -34,7 +34,7 @@ const SETTLE = Symbol('credit402.settle');
 /** A request as the plugin sees it: with the `settle` of its paid pass until the answer is finished. */
 type SettlingRequest = FastifyRequest & { [SETTLE]?: ServeDecision['settle'] | undefined };
 
-/** Marks the config of a route whose declaration the plugin priced: its own onRequest hook decides on it. */
+/** Marks the config of a route whose declaration the plugin priced: its own preHandler hook decides on it. */
 const PRICED = Symbol('credit402.priced');
 
 const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { gate }) => {
@@ -72,7 +72,7 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
   // Per-route gating: a route declared with `config: { credit402 }` is priced when declared (an invalid configuration
   // throws there) and gets a hook of its own that decides on it; the router has chosen it, the gate only prices it.
   const pricing = createRoutePricing(gate);
-  const gateOn = (priced: PricedMethods): onRequestHookHandler => function credit402Route(request, reply, done) {
+  const gateOn = (priced: PricedMethods): preHandlerHookHandler => function credit402Route(request, reply, done) {
     decide(request, reply, request.url, routeForMethod(priced, request.method), done);
   };
   fastify.addHook('onRoute', (route) => {
@@ -81,13 +81,24 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
     const priced = pricing.declare(route);
     if (priced === undefined) return;
     route.config = Object.assign({}, route.config, { [PRICED]: true });
-    route.onRequest = [...[route.onRequest ?? []].flat(), gateOn(priced)];
+    route.preHandler = [...[route.preHandler ?? []].flat(), gateOn(priced)];
   });
   const routerDecidedTarget = createRouterAgreement(gate);
   /** The routes with `config.credit402` declared where the plugin could not see them (before it was registered), priced on their first request. */
   const latePriced = new WeakMap<object, PricedMethods>();
 
+  // An ambiguous target (CR-4.10) is refused as soon as the request arrives, before its body is read: nothing is read,
+  // charged or deducted for it, whatever the route.
   fastify.addHook('onRequest', (request, reply, done) => {
+    const reading = readRequestTarget(request.url);
+    if (reading.ok) return done();
+    const answer = ambiguousTarget(reading.reason);
+    reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+  // The paid decision waits until Fastify has parsed and validated the body: a request Fastify refuses before the
+  // handler (a body it cannot parse, too large, of a type it has no parser for, or failing the route's schema) is
+  // answered by Fastify and never charged, and a deduction is made only for a request that reaches its handler (CR-4.7).
+  fastify.addHook('preHandler', (request, reply, done) => {
     // `routeOptions` is built anew on each read: read once. Its `url` is the matched route's path, undefined on a 404.
     const config = request.routeOptions.config;
     if (config?.credit402 !== undefined) {
@@ -113,12 +124,15 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
 /**
  * The credit402 Fastify plugin; register it with `{ gate }` (awaited) before the gated routes. Its hooks run after
  * Fastify's router, which decides what matched:
+ * - an ambiguous target (spec CR-4.10) is answered 400 when it arrives (onRequest);
  * - a route declared with `config: { credit402: { amount, description? } }` is priced by the gate when it is declared
  *   (an invalid configuration throws a Credit402ConfigError from `app.get(…)`, or from `ready()` inside a plugin) and
- *   gets an onRequest hook that decides on it, with its HEAD route priced as the GET route; a route declared before
+ *   gets a preHandler hook that decides on it, with its HEAD route priced as the GET route; a route declared before
  *   the plugin was registered is priced on its first request;
- * - a route of the gate's `routes` table is decided on that route; every other route is free;
- * - an ambiguous target (spec CR-4.10) is answered 400.
+ * - a route of the gate's `routes` table is decided on that route; every other route is free.
+ * The paid decision (challenge, payment, deduction) is made in preHandler, once Fastify has parsed and validated the
+ * body: what Fastify refuses before the handler (400, 413, 415, a schema's 400) is never charged (spec CR-4.7), and
+ * a hook of the application that may refuse a request should be added before the plugin, so that it runs first.
  * A paid request's PaymentResponse is on `request.credit402`, and its final status is reported to the gate.
  */
 export const credit402Fastify = fp(plugin, { fastify: '5.x', name: 'credit402' });

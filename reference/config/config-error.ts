@@ -30,7 +30,8 @@ export type ConfigErrorCode =
   | 'ERR_WEBHOOK_SECRET'
   | 'ERR_WEBHOOK_PATH'
   | 'ERR_MISSING_PACKAGE'
-  | 'ERR_LIVE_KEYS_WITH_EMULATOR';
+  | 'ERR_LIVE_KEYS_WITH_EMULATOR'
+  | 'ERR_CONFORMANCE_CONTROL';
 
 /** Thrown when credit402 is configured wrongly; `code` says which rule was broken. */
 export class Credit402ConfigError extends Error {

@@ -20,6 +20,8 @@ function configFile(name: string, fields: Record<string, unknown>): string {
 }
 
 const LIVE = { stripeSecretKey: 'sk_live_credit402example', stripePublishableKey: 'pk_live_credit402example' };
+/** Live keys start only with a secret of the operator's own (production-guards.ts). */
+const OWN_SECRET = { serverSecret: 'an-operator-secret-of-at-least-32-bytes-0123456789' };
 
 describe('live keys and the emulator', () => {
   it('refuses live keys from a --config file that keeps the embedded emulator, or names any API base but Stripe', () => {
@@ -33,9 +35,9 @@ describe('live keys and the emulator', () => {
   });
 
   it('accepts live keys with Stripe itself, and test keys with the emulator', () => {
-    expect(loadServerConfig({ configPath: configFile('stripe', { ...LIVE, stripeApi: 'stripe' }) }).stripeApi).toBe('stripe');
-    expect(loadServerConfig({ configPath: configFile('stripe-url', { ...LIVE, stripeApi: 'https://api.stripe.com' }) }).stripeApi).toBe('https://api.stripe.com');
-    expect(loadServerConfig({ env: { STRIPE_SECRET_KEY: LIVE.stripeSecretKey, STRIPE_PUBLISHABLE_KEY: LIVE.stripePublishableKey } }).stripeApi).toBe('stripe');
+    expect(loadServerConfig({ configPath: configFile('stripe', { ...LIVE, ...OWN_SECRET, stripeApi: 'stripe' }) }).stripeApi).toBe('stripe');
+    expect(loadServerConfig({ configPath: configFile('stripe-url', { ...LIVE, ...OWN_SECRET, stripeApi: 'https://api.stripe.com' }) }).stripeApi).toBe('https://api.stripe.com');
+    expect(loadServerConfig({ env: { STRIPE_SECRET_KEY: LIVE.stripeSecretKey, STRIPE_PUBLISHABLE_KEY: LIVE.stripePublishableKey, CREDIT402_SERVER_SECRET: OWN_SECRET.serverSecret } }).stripeApi).toBe('stripe');
     expect(loadServerConfig({ configPath: configFile('test', { stripeApi: 'http://127.0.0.1:12111' }) }).stripeApi).toBe('http://127.0.0.1:12111');
     expect(isStripeItself('http://api.stripe.com')).toBe(false);
     expect(isStripeItself('https://api.stripe.com:8443')).toBe(false);

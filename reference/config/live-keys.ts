@@ -11,13 +11,18 @@ export function isStripeItself(stripeApi: string): boolean {
   return url.protocol === 'https:' && url.hostname === 'api.stripe.com' && (url.port === '' || url.port === '443');
 }
 
+/** The key fields holding a live key (`sk_live_…`, `rk_live_…`, `pk_live_…`): none in test mode. */
+export function liveKeyFields(config: { stripeSecretKey?: unknown; stripePublishableKey?: unknown }): Array<'stripeSecretKey' | 'stripePublishableKey'> {
+  return (['stripeSecretKey', 'stripePublishableKey'] as const).filter((field) => typeof config[field] === 'string' && LIVE_KEY.test(config[field]));
+}
+
 /**
  * Throws ERR_LIVE_KEYS_WITH_EMULATOR when a live key (`sk_live_…`, `rk_live_…`, `pk_live_…`) is configured with any
  * Stripe API but Stripe's own: with the emulator (embedded or by URL), test cards such as `pm_card_visa` would pay for
  * real service, and a live secret key would be sent to a server that is not Stripe.
  */
 export function assertLiveKeysReachStripe(config: { stripeSecretKey?: unknown; stripePublishableKey?: unknown; stripeApi: string }): void {
-  const live = (['stripeSecretKey', 'stripePublishableKey'] as const).filter((field) => typeof config[field] === 'string' && LIVE_KEY.test(config[field]));
+  const live = liveKeyFields(config);
   if (live.length === 0 || isStripeItself(config.stripeApi)) return;
   const where = config.stripeApi === 'embedded' ? 'the embedded Stripe emulator' : `the Stripe API at ${config.stripeApi}, which is not api.stripe.com`;
   throw new Credit402ConfigError(

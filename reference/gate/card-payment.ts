@@ -14,9 +14,13 @@ import { spendBalance } from './spend.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 import { clientTag } from './events.ts';
 
-/** Idempotency key of a charge: the same top-up retried before it is credited gets the same key. */
-function chargeKey(clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
-  const material = [clientId, topUps, paymentMethodId, route.key, topUp, route.currency].join('\n');
+/**
+ * Idempotency key of a charge (CR-7.16): the same top-up retried before it is credited gets the same key. The store's
+ * id comes first, so that two stores (staging and production, or a store restored from scratch) on one processor
+ * account never send each other's keys: their `topUps` both start at 0.
+ */
+function chargeKey(storeId: string, clientId: string, topUps: number, paymentMethodId: string, route: GatedRoute, topUp: number): string {
+  const material = [storeId, clientId, topUps, paymentMethodId, route.key, topUp, route.currency].join('\n');
   return `credit402-topup-${createHash('sha256').update(material).digest('hex')}`;
 }
 
@@ -61,6 +65,7 @@ async function chargeAndCredit(
   const existing = await spendBalance(ctx, route, { clientId, requestId });
   if (existing !== null) return existing;
 
+  const storeId = await storeCall(report, 'getStoreId', MESSAGES.STORE_UNAVAILABLE, () => store.getStoreId());
   const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
   const amountCents = unitsToCents(topUp);
   const customerId = await processorCall(report, 'findOrCreateCustomer', () => processor.findOrCreateCustomer(clientId, paymentMethodId));
@@ -71,7 +76,7 @@ async function chargeAndCredit(
       paymentMethodId,
       customerId,
       description: `${ctx.serviceName} top-up for ${route.description ?? route.path}`,
-      idempotencyKey: chargeKey(clientId, client?.topUps ?? 0, paymentMethodId, route, topUp),
+      idempotencyKey: chargeKey(storeId, clientId, client?.topUps ?? 0, paymentMethodId, route, topUp),
       metadata: topUpMetadata(clientId, topUp),
     }),
   );

@@ -25,7 +25,7 @@ const settled = (title: string, outcome: ServeOutcome, refund: boolean, balance:
   request: { payment: { clientId: ALICE }, settle: outcome },
   decision: { action: 'serve', payment: { success: true, creditsRemaining: 500, clientId: ALICE } },
   store: {
-    calls: balance === 1_000 ? ['deductBalance', 'addBalance'] : ['deductBalance'],
+    calls: balance === 1_000 ? ['deductBalance', 'refundDeduction'] : ['deductBalance'],
     clients: { [ALICE]: { balances: { usd: balance }, topUps: 0 } },
   },
   processor: { calls },
@@ -99,10 +99,10 @@ const rows: Row[] = [
   },
   {
     title: 'CR-4.7 a refund the store fails is reported to onError, and settle still resolves',
-    setup: { ...FUNDED, options: { refundOnHandlerError: true }, faults: [{ method: 'addBalance', script: 'reject' }] },
+    setup: { ...FUNDED, options: { refundOnHandlerError: true }, faults: [{ method: 'refundDeduction', script: 'reject' }] },
     request: { payment: { clientId: ALICE }, settle: { status: 500 } },
     decision: { action: 'serve', payment: { success: true, creditsRemaining: 500, clientId: ALICE } },
-    store: { calls: ['deductBalance', 'addBalance'], clients: { [ALICE]: { balances: { usd: 500 }, topUps: 0 } } },
+    store: { calls: ['deductBalance', 'refundDeduction'], clients: { [ALICE]: { balances: { usd: 500 }, topUps: 0 } } },
     processor: { calls: [] },
     reported: ['refundOnHandlerError'],
   },

@@ -45,8 +45,10 @@ function unpaid(ctx: GateContext, route: GatedRoute, payload: PaymentPayload, re
   }
   // The new-payment path is the one that costs processor calls: limited before any of them.
   const verdict = limiter?.hit(request.clientAddress);
-  if (verdict && !verdict.allowed) return rateLimited(verdict.retryAfterSeconds);
-  return payByCard(ctx, route, paymentMethodId, topUpAmount, requestId);
+  if (verdict === undefined) return payByCard(ctx, route, paymentMethodId, topUpAmount, requestId);
+  if (!verdict.allowed) return rateLimited(verdict.retryAfterSeconds);
+  // The limiter learns how the attempt ended (the default counts only the payer's failures).
+  return verdict.settle(payByCard(ctx, route, paymentMethodId, topUpAmount, requestId));
 }
 
 /** Builds a gate; throws a Credit402ConfigError when the options are invalid. */

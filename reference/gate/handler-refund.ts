@@ -1,4 +1,4 @@
-// The settlement of a served request: the optional refund when its handler failed (`refundOnHandlerError`), at most once.
+// The settlement of a served request: the refund of its whole deduction when its upstream or handler failed, at most once.
 import type { GateContext, GatedRoute } from './context.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
 import { clientTag } from './events.ts';
@@ -21,28 +21,36 @@ const SETTLED: Promise<void> = Promise.resolve();
 /** The settlement of a pass that owes nothing back. */
 const NOTHING_OWED: Settle = () => SETTLED;
 
+/** The deduction a pass made: its record's id (when the store keeps a log) and the request id it was kept under. */
+export interface MadeDeduction {
+  recordId: string | undefined;
+  requestId: string | undefined;
+}
+
 /**
- * The `settle` of a paid pass. With a deduction made by this request (`deducted`), its first call gives the route's
- * price back to `clientId`'s balance in the route's currency when the outcome owes it (an upstream failure of a
- * gateway always, a failed handler with `refundOnHandlerError`); later calls do nothing. Never rejects: a store
- * failure is reported as `refundOnHandlerError`.
+ * The `settle` of a paid pass. With a deduction made by this request (`made`; undefined for a pass that deducted
+ * nothing), its first call gives that deduction back whole when the outcome owes it (an upstream failure of a gateway
+ * always, a failed handler with `refundOnHandlerError`): the route's price to `clientId`'s balance in the route's
+ * currency, its record out of the log and its request id forgotten, in one store step, so that the same request id
+ * is deducted again rather than served free as a repeat (CR-6.9, CR-15.3). Later calls do nothing. Never rejects: a
+ * store failure is reported as `refundOnHandlerError`.
  */
-export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, deducted: boolean): Settle {
-  if (!deducted || route.amount === 0) return NOTHING_OWED;
+export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction | undefined): Settle {
+  if (made === undefined || route.amount === 0) return NOTHING_OWED;
   let settled = false;
   // Not async: the usual outcome owes nothing and answers the shared resolved promise.
   return (outcome) => {
     if (settled) return SETTLED;
     settled = true;
     if (!refundOwed(ctx.refundOnHandlerError, outcome)) return SETTLED;
-    return refund(ctx, clientId, route);
+    return refund(ctx, clientId, route, made);
   };
 }
 
-/** Gives the route's price back to the client's balance; never rejects (a failure is reported as `refundOnHandlerError`). */
-async function refund(ctx: GateContext, clientId: string, route: GatedRoute): Promise<void> {
+/** Gives the deduction back whole (price, record, request id); never rejects (a failure is reported as `refundOnHandlerError`). */
+async function refund(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction): Promise<void> {
   try {
-    await ctx.store.addBalance(clientId, route.currency, route.amount);
+    await ctx.store.refundDeduction({ clientId, currency: route.currency, amount: route.amount, recordId: made.recordId, requestId: made.requestId });
     ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });
   } catch (error) {
     ctx.report(error, 'refundOnHandlerError');

@@ -10,7 +10,7 @@ import { DEFAULT_STORE_TIMEOUT_MS } from '../stores/store-deadline.ts';
 import { createErrorLog } from './error-log.ts';
 import type { ErrorReporter } from './failures.ts';
 import { validateCors, type CorsOptions, type CorsPolicy } from './cors.ts';
-import { validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
+import { validateRateLimit, type DEFAULT_NEW_PAYMENT_RATE_LIMIT, type NewPaymentRateLimit } from './rate-limit.ts';
 import { validateHooks, type GateHooks } from './events.ts';
 
 /** Options of {@link createGate}. */
@@ -57,10 +57,12 @@ export interface GateOptions {
   refundOnHandlerError?: boolean;
   /**
    * Limit of new-payment attempts (a `paymentMethodId` and no spendable `clientId`), per client address and/or
-   * global, answered 429 with `Retry-After` before any processor call; off by default (and in conformance runs).
-   * Counted in this process's memory: each process of a cluster applies its own limit.
+   * global, answered 429 with `Retry-After` before any processor call. Default {@link DEFAULT_NEW_PAYMENT_RATE_LIMIT}:
+   * 60 new payments that fail on the payer's side (declined, unknown payment method) per address and 600 in all, per
+   * 10 minutes; payments that succeed never count. `false` turns it off. Counted in this process's memory: each
+   * process of a cluster applies its own limit.
    */
-  newPaymentRateLimit?: NewPaymentRateLimit;
+  newPaymentRateLimit?: NewPaymentRateLimit | false;
   /**
    * Lets browsers of these origins call the gated routes: gated answers expose `payment-required` and
    * `payment-response`, and preflights of gated paths allow the `payment` header. Off by default.

@@ -1,13 +1,18 @@
 // Integration tests of the per-client payment lock: concurrent first payments with one card make one charge.
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../server/server-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
+import { ScriptedStore } from '../testing/scripted-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
-import { ORPHAN_RETRY_MS, OrphanedLeases, PAYMENT_IN_PROGRESS } from './payment-lock.ts';
+import { MESSAGES } from '../protocol/constants.ts';
+import type { GateContext } from './context.ts';
+import { StoreUnavailableError } from './failures.ts';
+import { ORPHAN_RETRY_MS, OrphanedLeases, PAYMENT_IN_PROGRESS, withPaymentLock } from './payment-lock.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 
@@ -108,6 +113,105 @@ describe('a lease left held by a store failure between a charge and its credit',
     expect(retried.status).toBe(200);
     expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
     expect(ms).toBeLessThan(1_000);
+  });
+});
+
+/**
+ * Leases as a store that takes the caller's token keeps them (`acquireLock(name, ttlMs, token)`), whose next
+ * `acquireLock` calls can be made to apply and then throw (the reply lost with its connection) or to throw unapplied.
+ */
+class LeaseStore {
+  readonly leases = new Map<string, { token: string; expiresAt: number }>();
+  readonly released: string[] = [];
+  readonly #script: Array<'lost' | 'reject'> = [];
+
+  acquireNext(...outcomes: Array<'lost' | 'reject'>): void {
+    this.#script.push(...outcomes);
+  }
+
+  async acquireLock(name: string, ttlMs: number, token: string = randomUUID()): Promise<string | null> {
+    const outcome = this.#script.shift();
+    if (outcome === 'reject') throw new Error('connection refused before the command was sent');
+    const held = this.leases.get(name);
+    const taken = held === undefined || held.expiresAt <= Date.now();
+    if (taken) this.leases.set(name, { token, expiresAt: Date.now() + ttlMs });
+    if (outcome === 'lost') throw new Error('connection reset after the command was sent');
+    return taken ? token : null;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    const held = this.leases.get(name);
+    if (held === undefined || held.token !== token || held.expiresAt <= Date.now()) return false;
+    this.leases.delete(name);
+    this.released.push(token);
+    return true;
+  }
+}
+
+describe('a lease whose acquireLock answer was lost (CR-14.12)', () => {
+  const lock = { waitMs: 1_000, ttlMs: 60_000 };
+  const contextOf = (store: LeaseStore) => ({ store, lock, report: () => {} }) as unknown as GateContext;
+  const timed = async <T>(run: () => Promise<T>) => {
+    const started = Date.now();
+    const outcome: { value?: T; error?: unknown } = await run().then((value) => ({ value }), (error: unknown) => ({ error }));
+    return { ...outcome, ms: Date.now() - started };
+  };
+
+  it('answers 503, then serves the retry at once (was: lockWaitMs of waiting, then 503 "another payment … in progress" until the lease expired)', async () => {
+    const store = new LeaseStore();
+    const ctx = contextOf(store);
+    store.acquireNext('lost');
+    const first = await timed(() => withPaymentLock(ctx, 'client-a', async () => 'charged'));
+    expect(first.error).toBeInstanceOf(StoreUnavailableError);
+    expect((first.error as Error).message).toBe(MESSAGES.STORE_UNAVAILABLE);
+    expect(store.leases.size).toBe(1); // the acquire applied: a lease nobody was told about
+    const retry = await timed(() => withPaymentLock(ctx, 'client-a', async () => 'charged'));
+    expect(retry).toMatchObject({ value: 'charged' });
+    expect(retry.ms).toBeLessThan(200);
+    expect(store.leases.size).toBe(0);
+  });
+
+  it('releases it in the background every 250 ms, so a retry through another instance is not held up either', async () => {
+    const store = new LeaseStore();
+    store.acquireNext('lost');
+    await expect(withPaymentLock(contextOf(store), 'client-b', async () => 'charged')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(store.leases.size).toBe(1);
+    await sleep(ORPHAN_RETRY_MS * 2);
+    expect(store.leases.size).toBe(0);
+    const elsewhere = await timed(() => withPaymentLock(contextOf(store), 'client-b', async () => 'charged'));
+    expect(elsewhere).toMatchObject({ value: 'charged' });
+    expect(elsewhere.ms).toBeLessThan(200);
+  });
+
+  it('releases only by the token it sent: an acquire that never applied leaves the current holder\'s lease alone', async () => {
+    const store = new LeaseStore();
+    const holder = await store.acquireLock('payment:client-c', 60_000, 'the-holders-token');
+    expect(holder).toBe('the-holders-token');
+    store.acquireNext('reject');
+    await expect(withPaymentLock(contextOf(store), 'client-c', async () => 'charged')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await sleep(ORPHAN_RETRY_MS * 2);
+    expect(store.leases.get('payment:client-c')?.token).toBe('the-holders-token');
+    expect(store.released).toEqual([]);
+  });
+});
+
+describe('a reference server whose store lost the reply of its first acquireLock (issue 25 item 4, CR-14.12)', () => {
+  // The first acquireLock takes the lease under the gate's token, then throws: the reply lost with its connection.
+  const store = new ScriptedStore([{ method: 'acquireLock', nth: 1, script: 'lost' }]);
+  const stack = useReferenceStack({ lockWaitMs: 1_000, lockTtlMs: 60_000 }, { store });
+
+  it('answers the first payment 503 and serves the retry right after (was: 503 "another payment with this card is in progress" for the 60 s lease TTL)', async () => {
+    const card = await createCardPaymentMethod(stack.emulator.url);
+    const first = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
+    expect(first.status).toBe(503);
+    expect(first.body).toMatchObject({ errorCode: 'service_unavailable', error: MESSAGES.STORE_UNAVAILABLE });
+    const started = Date.now();
+    const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
+    expect(retried.body).not.toMatchObject({ error: PAYMENT_IN_PROGRESS });
+    expect(retried.status).toBe(200);
+    expect(retried.paymentResponse).toMatchObject({ success: true, creditsRemaining: 49_500 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(store.calls.filter((call) => call === 'acquireLock')).toHaveLength(2);
   });
 });
 

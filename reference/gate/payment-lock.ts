@@ -1,9 +1,10 @@
 // The per-client payment lock: one charge per client at a time; the others wait, then spend the new balance.
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MESSAGES } from '../protocol/constants.ts';
 import type { Store } from '../stores/store.ts';
 import type { GateContext } from './context.ts';
-import { StoreUnavailableError, storeCall } from './failures.ts';
+import { StoreUnavailableError, storeFailure } from './failures.ts';
 
 /** The 503 message when the lock stayed taken for the whole wait. */
 export const PAYMENT_IN_PROGRESS =
@@ -23,9 +24,12 @@ function hasLocks(store: Store): store is Store & LockingStore {
 
 /**
  * Leases a gate took but could not release, because the store failed or was too slow just then (typically the
- * outage that also failed the credit). Each is released before the next acquisition of its name by this gate,
- * and retried in the background every {@link ORPHAN_RETRY_MS} until it expires, so that once the store answers
- * again the retry a 503 asked for is not kept waiting by a lease nobody holds, whichever instance it reaches.
+ * outage that also failed the credit), and leases it may have taken: an `acquireLock` whose answer is unknown (a
+ * timeout, a connection lost after the command was sent), kept under the token it was sent with. Each is released
+ * before the next acquisition of its name by this gate, and retried in the background every {@link ORPHAN_RETRY_MS}
+ * until it expires, so that once the store answers again the retry a 503 asked for is not kept waiting by a lease
+ * nobody holds, whichever instance it reaches. Releasing by the token is safe when the lease was never taken: the
+ * store releases only its holder's token (CR-14.12).
  */
 export class OrphanedLeases {
   /** Token → lease. */
@@ -96,12 +100,15 @@ function orphanedLeases(ctx: GateContext, store: Pick<LockingStore, 'releaseLock
 /**
  * Runs `body` holding the lease `payment:<clientId>`, released on every path. While another request
  * holds it, polls with a growing pause for up to `lock.waitMs`, then fails with a 503. Without locks in
- * the store, runs `body` directly. A lease whose release fails is handed to {@link OrphanedLeases}.
+ * the store, runs `body` directly. A lease whose release fails, or whose acquisition failed without saying whether it
+ * took the lease, is handed to {@link OrphanedLeases}.
  */
 export async function withPaymentLock<T>(ctx: GateContext, clientId: string, body: () => Promise<T>): Promise<T> {
   const { store, lock, report } = ctx;
   if (lock === undefined || !hasLocks(store)) return body();
   const name = `payment:${clientId}`;
+  // Each acquisition is sent with its token, so that a lease whose answer was lost can still be released by it. A store
+  // written before `acquireLock` took a token ignores it and resolves one of its own, which is the one used then.
   const acquire = store.acquireLock.bind(store);
   const orphans = orphanedLeases(ctx, store);
   const deadline = Date.now() + lock.waitMs;
@@ -109,7 +116,15 @@ export async function withPaymentLock<T>(ctx: GateContext, clientId: string, bod
   for (;;) {
     await orphans.release(name);
     const asked = Date.now();
-    const token = await storeCall(report, 'acquireLock', MESSAGES.STORE_UNAVAILABLE, () => acquire(name, lock.ttlMs));
+    const sent = randomUUID();
+    let token: string | null;
+    try {
+      token = await acquire(name, lock.ttlMs, sent);
+    } catch (error) {
+      // Unknown whether the lease was taken: released by the token sent, like a lease whose release failed.
+      orphans.add(name, sent, asked + lock.ttlMs);
+      throw storeFailure(report, 'acquireLock', MESSAGES.STORE_UNAVAILABLE, error);
+    }
     if (token !== null) return runHolding(store, report, orphans, { name, token, expiresAt: asked + lock.ttlMs }, body);
     const left = deadline - Date.now();
     if (left <= 0) throw new StoreUnavailableError(PAYMENT_IN_PROGRESS);

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import type { Processor } from '../processor/processor.ts';
+import { PaymentError, type Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
-import { addressBucket, createRateLimiter, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
+import { addressBucket, createRateLimiter, DEFAULT_NEW_PAYMENT_RATE_LIMIT, isPayersFailure, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
 
 function countingProcessor(): Processor & { calls: number } {
   const processor = {
@@ -18,7 +18,7 @@ function countingProcessor(): Processor & { calls: number } {
   return processor;
 }
 
-function gateWith(newPaymentRateLimit: NewPaymentRateLimit | undefined, processor = countingProcessor()) {
+function gateWith(newPaymentRateLimit: NewPaymentRateLimit | false | undefined, processor = countingProcessor()) {
   const gate = createGate({
     stripePublishableKey: 'pk_test_x',
     serverSecret: 'x'.repeat(32),
@@ -34,8 +34,8 @@ const header = (payload: object) => encodeBase64Json({ stripe402Version: 1, ...p
 const pay = (pm: string, clientAddress?: string) => ({ method: 'GET', url: '/api/weather', paymentHeader: header({ paymentMethodId: pm }), clientAddress });
 
 describe('validateRateLimit', () => {
-  it('is off when absent or empty, and keeps the windows given', () => {
-    expect(validateRateLimit(undefined)).toBeUndefined();
+  it('is off when false or empty, and keeps the windows given', () => {
+    expect(validateRateLimit(false)).toBeUndefined();
     expect(validateRateLimit({})).toBeUndefined();
     expect(validateRateLimit({ global: { max: 5, windowMs: 1000 } })).toEqual({ global: { max: 5, windowMs: 1000 } });
   });
@@ -64,28 +64,34 @@ describe('addressBucket', () => {
 describe('createRateLimiter (fixed windows, in memory)', () => {
   it('allows max per address per window, then gives the seconds to the window end, and resets after it', () => {
     const limiter = createRateLimiter({ perAddress: { max: 2, windowMs: 10_000 } });
-    expect(limiter.hit('a', 0)).toEqual({ allowed: true });
-    expect(limiter.hit('a', 1)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 0)).toMatchObject({ allowed: true });
+    expect(limiter.hit('a', 1)).toMatchObject({ allowed: true });
     expect(limiter.hit('a', 2)).toEqual({ allowed: false, retryAfterSeconds: 10 });
     expect(limiter.hit('a', 8_500)).toEqual({ allowed: false, retryAfterSeconds: 2 });
     expect(limiter.hit('a', 9_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.hit('b', 3)).toEqual({ allowed: true });
-    expect(limiter.hit('a', 10_000)).toEqual({ allowed: true });
+    expect(limiter.hit('b', 3)).toMatchObject({ allowed: true });
+    expect(limiter.hit('a', 10_000)).toMatchObject({ allowed: true });
   });
 
   it('applies the global window across addresses, without counting what it refused against the address', () => {
     const limiter = createRateLimiter({ perAddress: { max: 2, windowMs: 60_000 }, global: { max: 3, windowMs: 1_000 } });
     expect([limiter.hit('a', 0), limiter.hit('b', 0), limiter.hit('c', 0)].every((v) => v.allowed)).toBe(true);
     expect(limiter.hit('a', 500)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.hit('a', 1_000)).toEqual({ allowed: true });
+    expect(limiter.hit('a', 1_000)).toMatchObject({ allowed: true });
     expect(limiter.hit('a', 1_001)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
   });
 });
 
 describe('gate with newPaymentRateLimit', () => {
-  it('is off by default', async () => {
+  it('by default never limits new payments that succeed: 200 from one address are all served', async () => {
     const { gate } = gateWith(undefined);
-    for (let i = 0; i < 20; i++) expect((await gate.handle(pay(`pm_card_${i}`, '10.0.0.1'))).action).toBe('serve');
+    for (let i = 0; i < 200; i++) expect((await gate.handle(pay(`pm_card_${i}`, '10.0.0.1'))).action).toBe('serve');
+  });
+
+  it('is off with false', async () => {
+    const { gate, processor } = gateWith(false, refusingProcessor());
+    for (let i = 0; i < 80; i++) expect(await gate.handle(pay(`pm_unknown_${i}`, '10.0.0.1'))).toMatchObject({ status: 402 });
+    expect(processor.calls).toBe(80);
   });
 
   it('answers 429 with Retry-After and rate_limited before any processor call, per client address', async () => {
@@ -122,6 +128,103 @@ describe('gate with newPaymentRateLimit', () => {
     const { gate } = gateWith({ perAddress: { max: 1, windowMs: 60_000 } });
     expect((await gate.handle(pay('pm_a'))).action).toBe('serve');
     expect(await gate.handle(pay('pm_b'))).toMatchObject({ status: 429 });
+  });
+});
+
+/** A processor that knows no payment method (`pm_unknown_…`, answered 404 as Stripe does), declines `pm_declined_…`, fails `pm_down_…` (503), and charges the rest. */
+function refusingProcessor(): Processor & { calls: number } {
+  const processor = countingProcessor();
+  const charge = processor.charge;
+  processor.getCardFingerprint = async (pm: string) => {
+    processor.calls++;
+    if (pm.startsWith('pm_unknown_')) throw Object.assign(new Error(`No such PaymentMethod: '${pm}'`), { type: 'StripeInvalidRequestError', statusCode: 404, code: 'resource_missing' });
+    if (pm.startsWith('pm_down_')) throw Object.assign(new Error('Service unavailable'), { type: 'StripeAPIError', statusCode: 503 });
+    return `fp-${pm}`;
+  };
+  processor.charge = async (request) => {
+    if (request.paymentMethodId.startsWith('pm_declined_')) {
+      processor.calls++;
+      throw new PaymentError('card_declined', 'Your card was declined.');
+    }
+    return charge(request);
+  };
+  return processor;
+}
+
+describe('the default newPaymentRateLimit (CR-9.6): new payments that fail on the payer\'s side', () => {
+  const { perAddress, global } = DEFAULT_NEW_PAYMENT_RATE_LIMIT;
+
+  it(`answers 429 after ${perAddress?.max} unknown payment methods from one address in ${(perAddress?.windowMs ?? 0) / 60_000} minutes, before any processor call (was: one processor call each, unbounded)`, async () => {
+    const { gate, processor } = gateWith(undefined, refusingProcessor());
+    const max = perAddress?.max ?? 0;
+    for (let i = 0; i < max; i++) expect(await gate.handle(pay(`pm_unknown_${i}`, '10.0.0.1')), `attempt ${i + 1}`).toMatchObject({ status: 402 });
+    expect(processor.calls).toBe(max);
+    const refused = await gate.handle(pay('pm_unknown_over', '10.0.0.1'));
+    expect(refused).toMatchObject({ status: 429, body: { errorCode: 'rate_limited' } });
+    expect(Number((refused as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThan((perAddress?.windowMs ?? 0) / 1000 - 10);
+    expect(processor.calls).toBe(max);
+    // A good card from that address waits too (the limit acts before it knows), one from another address does not.
+    expect(await gate.handle(pay('pm_good', '10.0.0.1'))).toMatchObject({ status: 429 });
+    expect((await gate.handle(pay('pm_good', '10.0.0.2'))).action).toBe('serve');
+  });
+
+  it('counts declined cards, not processor outages nor payments that succeed', async () => {
+    const { gate, processor } = gateWith(undefined, refusingProcessor());
+    const max = perAddress?.max ?? 0;
+    for (let i = 0; i < 3 * max; i++) {
+      expect((await gate.handle(pay(`pm_ok_${i}`, '10.0.0.1'))).action).toBe('serve');
+      expect(await gate.handle(pay(`pm_down_${i}`, '10.0.0.1'))).toMatchObject({ status: 402, body: { errorCode: 'payment_failed' } });
+    }
+    for (let i = 0; i < max; i++) expect(await gate.handle(pay(`pm_declined_${i}`, '10.0.0.1'))).toMatchObject({ status: 402, body: { errorCode: 'card_declined' } });
+    const calls = processor.calls;
+    expect(await gate.handle(pay('pm_declined_over', '10.0.0.1'))).toMatchObject({ status: 429 });
+    expect(processor.calls).toBe(calls);
+  });
+
+  it('counts attempts while they run, so a burst of unknown payment methods reaches the processor at most max times', async () => {
+    const { gate, processor } = gateWith(undefined, refusingProcessor());
+    const answers = await Promise.all(Array.from({ length: 3 * (perAddress?.max ?? 0) }, (_, i) => gate.handle(pay(`pm_unknown_${i}`, '10.0.0.1'))));
+    expect(answers.filter((answer) => answer.action === 'respond' && answer.status === 429)).toHaveLength(2 * (perAddress?.max ?? 0));
+    expect(processor.calls).toBe(perAddress?.max);
+  });
+
+  it(`bounds all addresses together at ${global?.max}`, async () => {
+    const { gate, processor } = gateWith(undefined, refusingProcessor());
+    const max = global?.max ?? 0;
+    for (let i = 0; i < max; i++) await gate.handle(pay(`pm_unknown_${i}`, `10.1.${Math.floor(i / 200)}.${i % 200}`));
+    expect(processor.calls).toBe(max);
+    expect(await gate.handle(pay('pm_unknown_over', '10.9.9.9'))).toMatchObject({ status: 429 });
+    expect(processor.calls).toBe(max);
+  });
+
+  it('is an ordinary option value: validated, and replaced as a whole by a limit of the operator\'s', () => {
+    expect(validateRateLimit(undefined)).toEqual(DEFAULT_NEW_PAYMENT_RATE_LIMIT);
+    expect(validateRateLimit(DEFAULT_NEW_PAYMENT_RATE_LIMIT)).toEqual(DEFAULT_NEW_PAYMENT_RATE_LIMIT);
+    expect(validateRateLimit({ perAddress: { max: 5, windowMs: 1000 } })).toEqual({ perAddress: { max: 5, windowMs: 1000 } });
+    expect(validateRateLimit({ global: { max: 5, windowMs: 1000 }, counts: 'failures' })).toEqual({ global: { max: 5, windowMs: 1000 }, counts: 'failures' });
+    expect(validateRateLimit(false)).toBeUndefined();
+    expect(() => validateRateLimit({ global: { max: 5, windowMs: 1000 }, counts: 'errors' })).toThrow(/ERR_RATE_LIMIT.*counts/);
+  });
+});
+
+describe('isPayersFailure', () => {
+  const failed = (cause?: unknown) => new PaymentError('payment_failed', 'Payment processing failed', { cause: new PaymentError('payment_failed', 'x', { cause }) });
+  const status = (statusCode: number) => Object.assign(new Error('stripe'), { statusCode });
+
+  it('counts declines, refusals of the payment method (4xx) and what the processor refused on its own', () => {
+    expect(isPayersFailure(new PaymentError('card_declined', 'Your card was declined.'))).toBe(true);
+    expect(isPayersFailure(failed(status(404)))).toBe(true);
+    expect(isPayersFailure(failed(status(400)))).toBe(true);
+    expect(isPayersFailure(failed())).toBe(true);
+    expect(isPayersFailure(new PaymentError('payment_failed', 'Payment processing failed', { cause: 'requires_action' }))).toBe(true);
+  });
+
+  it('does not count the processor\'s or the operator\'s failures, nor anything else', () => {
+    for (const code of [500, 503, 429, 401, 403]) expect(isPayersFailure(failed(status(code))), String(code)).toBe(false);
+    expect(isPayersFailure(failed(Object.assign(new Error('reset'), { type: 'StripeConnectionError' })))).toBe(false);
+    expect(isPayersFailure(failed(new Error('a custom processor failed')))).toBe(false);
+    expect(isPayersFailure(new Error('store down'))).toBe(false);
+    expect(isPayersFailure(undefined)).toBe(false);
   });
 });
 

@@ -1,7 +1,9 @@
 // Rate limit of the new-payment path: fixed windows per client address and for the whole process, in memory.
 import { isIPv4, isIPv6 } from 'node:net';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { PaymentError } from '../processor/processor.ts';
 import type { RespondDecision } from './decision.ts';
+import { gotNoAnswer } from './failures.ts';
 import { respond } from './responses.ts';
 
 /** At most `max` new-payment attempts per `windowMs`. */
@@ -10,23 +12,48 @@ interface RateWindow {
   windowMs: number;
 }
 
+/** What a window counts: every new-payment attempt, or only those that fail on the payer's side. */
+export type RateCount = 'attempts' | 'failures';
+
 /**
  * Option `newPaymentRateLimit` of the gate: limits requests that would go down the new-payment path (a
- * `paymentMethodId` and no spendable `clientId`), counted before any processor call. Off when absent.
- * Counters live in this process's memory: several processes behind a balancer each apply their own limit.
+ * `paymentMethodId` and no spendable `clientId`), checked before any processor call and answered 429. Absent: the
+ * {@link DEFAULT_NEW_PAYMENT_RATE_LIMIT}; `false`: off. Counters live in this process's memory: several processes
+ * behind a balancer each apply their own limit.
  */
 export interface NewPaymentRateLimit {
   /** Per client address (`GateRequest.clientAddress`; IPv6 grouped by /64; requests without one share one bucket). */
   perAddress?: RateWindow;
   /** All client addresses together. */
   global?: RateWindow;
+  /**
+   * `attempts` (the default of a configured limit): every new-payment attempt counts. `failures`: an attempt counts
+   * while it runs (so a burst is bounded too) and stays counted only when it fails on the payer's side: a declined
+   * card (`card_declined`), or a payment method the processor refused (unknown, not a card, `requires_action`; any
+   * `payment_failed` but those without an answer, 5xx, 429, 401 or 403, which are the processor's or the operator's).
+   * Payments that succeed, or are served from a balance, never count.
+   */
+  counts?: RateCount;
 }
 
-/** The outcome of one attempt: allowed, or refused with the seconds until the window that refused it resets. */
-type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * The limit when the option is absent: 60 failed new payments per client address and 600 for all addresses together,
+ * per 10 minutes and per process, counting failures only. It never refuses a client whose payments succeed (a
+ * stateless client paying with its card on every request included), yet an address trying unknown payment methods or
+ * stolen cards costs at most 60 processor calls per 10 minutes (was: one per request, unbounded).
+ */
+export const DEFAULT_NEW_PAYMENT_RATE_LIMIT: Readonly<NewPaymentRateLimit> = Object.freeze({
+  perAddress: Object.freeze({ max: 60, windowMs: 600_000 }),
+  global: Object.freeze({ max: 600, windowMs: 600_000 }),
+  counts: 'failures',
+});
+
+/** The outcome of one attempt: allowed (`settle` watches it), or refused with the seconds until the window that refused it resets. */
+type RateVerdict = { allowed: true; settle<T>(attempt: Promise<T>): Promise<T> } | { allowed: false; retryAfterSeconds: number };
 
 /** Decides whether a new-payment attempt may go on; `hit` counts it when it does. */
 export interface RateLimiter {
+  /** Counts an attempt, or refuses it. An allowed attempt's promise goes through `settle`, which uncounts it unless it counts. */
   hit(clientAddress: string | undefined, now?: number): RateVerdict;
 }
 
@@ -50,20 +77,25 @@ function checkWindow(value: unknown, name: string): RateWindow | undefined {
   return { max: window.max, windowMs: window.windowMs };
 }
 
-/** Validates the option; undefined when the limit is off. Throws a Credit402ConfigError `ERR_RATE_LIMIT`. */
+/** Validates the option: the {@link DEFAULT_NEW_PAYMENT_RATE_LIMIT} when absent, undefined when off (`false`, or no window). Throws a Credit402ConfigError `ERR_RATE_LIMIT`. */
 export function validateRateLimit(value: unknown): NewPaymentRateLimit | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) return DEFAULT_NEW_PAYMENT_RATE_LIMIT;
+  if (value === false) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Credit402ConfigError('ERR_RATE_LIMIT', 'newPaymentRateLimit must be an object { perAddress?, global? }');
+    throw new Credit402ConfigError('ERR_RATE_LIMIT', 'newPaymentRateLimit must be false (off) or an object { perAddress?, global?, counts? }');
   }
-  const unknown = Object.keys(value).find((key) => key !== 'perAddress' && key !== 'global');
+  const unknown = Object.keys(value).find((key) => key !== 'perAddress' && key !== 'global' && key !== 'counts');
   if (unknown !== undefined) throw new Credit402ConfigError('ERR_RATE_LIMIT', `newPaymentRateLimit has an unknown key ${unknown}`);
-  const { perAddress, global } = value as Record<string, unknown>;
+  const { perAddress, global, counts } = value as Record<string, unknown>;
+  if (counts !== undefined && counts !== 'attempts' && counts !== 'failures') {
+    throw new Credit402ConfigError('ERR_RATE_LIMIT', `newPaymentRateLimit.counts must be "attempts" or "failures", got ${JSON.stringify(counts)}`);
+  }
   const resolved = { perAddress: checkWindow(perAddress, 'perAddress'), global: checkWindow(global, 'global') };
   if (resolved.perAddress === undefined && resolved.global === undefined) return undefined;
   return {
     ...(resolved.perAddress ? { perAddress: resolved.perAddress } : {}),
     ...(resolved.global ? { global: resolved.global } : {}),
+    ...(counts === undefined ? {} : { counts }),
   };
 }
 
@@ -86,13 +118,19 @@ interface Counter {
   count: number;
 }
 
+/** A counted attempt: its bucket and the start of the window it was counted in. */
+interface Taken {
+  key: string;
+  start: number;
+}
+
 class FixedWindow {
   private readonly counters = new Map<string, Counter>();
   private lastSweep = 0;
   constructor(private readonly window: RateWindow) {}
 
-  /** Seconds until this key's window resets when it is full, else undefined (and the attempt is counted). */
-  take(key: string, now: number): number | undefined {
+  /** Counts an attempt and returns where; or, when this key's window is full, the seconds until it resets. */
+  take(key: string, now: number): Taken | number {
     this.sweep(now);
     let counter = this.counters.get(key);
     if (counter === undefined || now - counter.start >= this.window.windowMs) {
@@ -101,13 +139,13 @@ class FixedWindow {
     }
     if (counter.count >= this.window.max) return Math.max(1, Math.ceil((counter.start + this.window.windowMs - now) / 1000));
     counter.count++;
-    return undefined;
+    return { key, start: counter.start };
   }
 
-  /** Undoes a `take` that another window refused, so that a refused attempt is not counted. */
-  untake(key: string): void {
-    const counter = this.counters.get(key);
-    if (counter && counter.count > 0) counter.count--;
+  /** Uncounts an attempt: one another window refused, or one that does not count; nothing once its window has passed. */
+  untake(taken: Taken): void {
+    const counter = this.counters.get(taken.key);
+    if (counter && counter.start === taken.start && counter.count > 0) counter.count--;
   }
 
   /** Drops expired counters once a window, so memory is bounded by the addresses seen in one window. */
@@ -118,21 +156,68 @@ class FixedWindow {
   }
 }
 
+/** HTTP statuses of a processor answer that are the processor's or the operator's doing, not the payer's. */
+const NOT_THE_PAYERS = new Set([401, 403, 429]);
+
+/**
+ * Whether a failed new payment is the payer's doing, and counts under `counts: "failures"`: a declined card, or a
+ * `payment_failed` the processor answered about the payment method (an unknown one, 404; not a card; a PaymentIntent
+ * left `requires_action`). Not: no answer (CR-7.20), a 5xx, 429, 401 or 403, a store failure, or an error the
+ * processor raised without an HTTP status (a custom processor's, a bug). Reads the `cause` chain, where the gate's
+ * `payment_failed` wraps the processor's PaymentError, which wraps the SDK's error.
+ */
+export function isPayersFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8; depth++) {
+    if (current instanceof PaymentError) {
+      if (current.code === 'card_declined') return true;
+      current = current.cause;
+      continue;
+    }
+    // Past the PaymentErrors: nothing (the processor's own refusal) or the PaymentIntent's status (a string).
+    if (depth > 0 && (current === undefined || typeof current === 'string')) return true;
+    if (depth === 0 || gotNoAnswer(current)) return false;
+    const { statusCode } = (current ?? {}) as { statusCode?: unknown };
+    return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 && !NOT_THE_PAYERS.has(statusCode);
+  }
+  return false;
+}
+
+const PASS_THROUGH = <T>(attempt: Promise<T>): Promise<T> => attempt;
+
 /** Builds the in-memory limiter of a validated option. */
 export function createRateLimiter(limit: NewPaymentRateLimit): RateLimiter {
   const perAddress = limit.perAddress ? new FixedWindow(limit.perAddress) : undefined;
   const global = limit.global ? new FixedWindow(limit.global) : undefined;
+  const failuresOnly = limit.counts === 'failures';
   return {
     hit(clientAddress, now = Date.now()) {
       const key = addressBucket(clientAddress);
-      const addressWait = perAddress?.take(key, now);
-      if (addressWait !== undefined) return { allowed: false, retryAfterSeconds: addressWait };
-      const globalWait = global?.take('', now);
-      if (globalWait !== undefined) {
-        perAddress?.untake(key);
-        return { allowed: false, retryAfterSeconds: globalWait };
+      const byAddress = perAddress?.take(key, now);
+      if (typeof byAddress === 'number') return { allowed: false, retryAfterSeconds: byAddress };
+      const byAll = global?.take('', now);
+      if (typeof byAll === 'number') {
+        if (byAddress) perAddress?.untake(byAddress);
+        return { allowed: false, retryAfterSeconds: byAll };
       }
-      return { allowed: true };
+      if (!failuresOnly) return { allowed: true, settle: PASS_THROUGH };
+      const uncount = (): void => {
+        if (byAddress) perAddress?.untake(byAddress);
+        if (byAll) global?.untake(byAll);
+      };
+      return {
+        allowed: true,
+        settle: (attempt) => attempt.then(
+          (value) => {
+            uncount();
+            return value;
+          },
+          (error: unknown) => {
+            if (!isPayersFailure(error)) uncount();
+            throw error;
+          },
+        ),
+      };
     },
   };
 }

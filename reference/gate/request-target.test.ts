@@ -27,6 +27,10 @@ describe('readRequestTarget (CR-4.2)', () => {
     ['/api/weather?', '/api/weather', '?'],
     ['/api/weather?a=%2e./..&b=\\', '/api/weather', '?a=%2e./..&b=\\'],
     ['/api/a.b/c', '/api/a.b/c', ''],
+    ['/api/weather?q=100%', '/api/weather', '?q=100%'],
+    ['/api/weather?city=S%E3o', '/api/weather', '?city=S%E3o'],
+    ['/api/Jos%C3%A9', '/api/Jos%C3%A9', ''],
+    ['/api/%00%25', '/api/%00%25', ''],
   ])('reads %s as the path %s and the query %s', (target, path, query) => {
     expect(readRequestTarget(target)).toEqual({ ok: true, path, query });
   });
@@ -58,6 +62,14 @@ describe('ambiguous request targets (CR-4.10)', () => {
     ['http://x/api/.%2e/api/weather', '".."'],
     ['/api/weather\u00a0', 'non-ASCII'],
     ['/api/wea ther', 'space'],
+    ['/api/weather%', '"%"'],
+    ['/api/weather%zz', '"%"'],
+    ['/api/%u0077eather', '"%"'],
+    ['/api/users/%FF', 'not UTF-8'],
+    ['/api/S%E3o?city=x', 'not UTF-8'],
+    ['/files/a/%C3', 'not UTF-8'],
+    ['/files/%ED%A0%80', 'not UTF-8'],
+    ['http://x/api/%F', '"%"'],
   ])('%s is ambiguous (%s)', (target, reason) => {
     const reading = readRequestTarget(target);
     expect(reading.ok).toBe(false);
@@ -76,6 +88,8 @@ describe('ambiguous request targets (CR-4.10)', () => {
     ['POST', 'ws://x/api/translate'],
     ['GET', '/api/x/../weather'],
     ['GET', '/free\\x'],
+    ['GET', '/api/weather%zz'],
+    ['GET', '/api/%FF'],
   ])('CR-4.10 answers %s %s 400 ambiguous_request_target before any store or processor call, paid or not', async (method, url) => {
     const { gate, calls } = await recordingGate();
     for (const paymentHeader of [undefined, SPEND, PAY, 'not base64']) {

@@ -15,6 +15,21 @@ const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
 /** `scheme://authority` and the rest; the authority ends at the first `/` (the query is already cut off). */
 const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)(.*)$/s;
 
+/**
+ * Whether every `%` of `path` starts a percent-encoding (`%` and two hexadecimal digits) and the octets they encode
+ * are UTF-8 (`%C3%A9` is, `%E3o`, `%FF`, `%zz` and a bare `%` are not): routers that decode the path or its
+ * parameters (`decodeURIComponent`: Express, proxies) refuse the others, while WHATWG keeps them as they are.
+ */
+function wellFormedEncodings(path: string): boolean {
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Decodes percent-encoded unreserved characters only (RFC 3986 §6.2.2.2): `/api/%77eather` is `/api/weather`. */
 function decodeUnreserved(path: string): string {
   if (!path.includes('%')) return path;
@@ -48,7 +63,8 @@ function rawPathOf(beforeQuery: string): TargetReading {
  * Reads a request target as the gate matches it (CR-4.2): the path without the query, only percent-encoded
  * unreserved characters decoded, and the query (`?…`, or empty). A target that URL parsers in common use read
  * differently is ambiguous (CR-4.10): a byte outside visible ASCII, a `#`, a `\` before the query, a form other
- * than origin-form, `*` and http(s) absolute-form with a host, or a `.` or `..` path segment.
+ * than origin-form, `*` and http(s) absolute-form with a host, a malformed percent-encoding in the path (a `%` without
+ * two hexadecimal digits, octets that are not UTF-8), or a `.` or `..` path segment.
  */
 export function readRequestTarget(target: string): TargetReading {
   return plainReading(target) ?? readAnyTarget(target);
@@ -82,6 +98,9 @@ function readAnyTarget(target: string): TargetReading {
   if (beforeQuery.includes('\\')) return ambiguous('it contains "\\" before the query, which URL parsers read as "/"');
   const raw = rawPathOf(beforeQuery);
   if (!raw.ok) return raw;
+  if (!wellFormedEncodings(raw.path)) {
+    return ambiguous('its path has a "%" that starts no percent-encoding, or percent-encodings that are not UTF-8, which routers refuse or read differently');
+  }
   const path = decodeUnreserved(raw.path);
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
     return ambiguous('its path has a "." or ".." segment, which some routers remove');

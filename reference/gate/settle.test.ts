@@ -83,10 +83,35 @@ describe('settle', () => {
     expect(await balance()).toBe(500);
   });
 
+  it('forgets the requestId of a refunded deduction: the same id is deducted again, never served free (CR-15.3, CR-6.9)', async () => {
+    const { store, served, balance } = await setUp(false);
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const failed = await served('req-upstream-down');
+      expect(failed.payment.creditsRemaining).toBe(500);
+      await failed.settle({ status: 502, upstreamFailed: true });
+      expect(await balance()).toBe(1_000);
+    }
+    const retried = await served('req-upstream-down');
+    expect(retried.payment.creditsRemaining).toBe(500);
+    await retried.settle({ status: 200 });
+    expect(await balance()).toBe(500);
+    // The log is exact: one deduction, the one that stood.
+    const log = (await store.inner.listTransactions?.(CLIENT)) ?? [];
+    expect(log.map((record) => [record.type, record.amount])).toEqual([['deduction', 500]]);
+  });
+
+  it('with refundOnHandlerError, a failed handler gives back its deduction, record and requestId together', async () => {
+    const { store, served, balance } = await setUp(true);
+    await (await served('req-handler-failed')).settle({ status: 500 });
+    expect(await balance()).toBe(1_000);
+    expect(await store.inner.listTransactions?.(CLIENT)).toEqual([]);
+    expect((await served('req-handler-failed')).payment.creditsRemaining).toBe(500);
+  });
+
   it('never rejects: a store failure during the refund is reported to onError', async () => {
     const { store, errors, served, balance } = await setUp(true);
     const decision = await served();
-    store.failNext('addBalance');
+    store.failNext('refundDeduction');
     await expect(decision.settle({ status: 500 })).resolves.toBeUndefined();
     expect(errors).toEqual(['refundOnHandlerError']);
     expect(await balance()).toBe(500);

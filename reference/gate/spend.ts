@@ -48,8 +48,8 @@ const SPENT_FROM_BALANCE: { afterCredit: boolean } = Object.freeze({ afterCredit
  * resolves null when the balance is insufficient. When the store keeps a log, the `deduction` record goes with
  * the deduction in the same atomic step; with a request id, a retry of that request is served without deducting
  * again, and a reused id is refused. `afterCredit` marks the step-11 deduction, whose 503 says the payment is
- * credited; `chargeId` goes into its `payment-response`. Only a pass that deducted can give its price back when
- * settled as failed (`refundOnHandlerError`); a served retry deducted nothing and owes nothing.
+ * credited; `chargeId` goes into its `payment-response`. Only a pass that deducted can give its deduction back when
+ * settled as failed (its price, record and request id together); a served retry deducted nothing and owes nothing.
  */
 export async function spendBalance(
   ctx: GateContext,
@@ -85,7 +85,8 @@ export async function spendBalance(
       });
       const payment: PaymentResponse = { success: true, creditsRemaining: result.balance, clientId };
       if (paid.chargeId !== undefined) payment.chargeId = paid.chargeId;
-      return serve(payment, settlement(ctx, clientId, route, result.status === 'deducted'));
+      const made = result.status === 'deducted' ? { recordId: deduction.record?.id, requestId } : undefined;
+      return serve(payment, settlement(ctx, clientId, route, made));
     }
   }
 }

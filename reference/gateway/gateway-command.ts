@@ -8,7 +8,9 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
   --upstream URL     base URL of the service behind the gateway (or "upstream" in --config, or CREDIT402_UPSTREAM)
   --config FILE      JSON configuration: routes, keys, store, gate options of \`credit402 serve\`, and the gateway's
                      upstream, upstreamTimeoutMs (default 30000), healthPath (default /healthz),
-                     forwardPaymentHeader (default false), shutdownTimeoutMs (default 10000)
+                     forwardPaymentHeader (default false), shutdownTimeoutMs (default 10000),
+                     metricsToken (or CREDIT402_METRICS_TOKEN; no flag, a command line is visible to
+                     other users): the bearer token the metrics endpoint asks for, 16-512 characters
   --profile FILE     load a conformance profile (routes and keys)
   --store KIND       memory | sqlite | redis | postgres (as \`credit402 serve\`)
   --port N           listening port (0 picks a free one)
@@ -19,7 +21,8 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
   --metrics-path PATH
                      serve Prometheus metrics at PATH (or "metricsPath" in --config, or CREDIT402_METRICS_PATH): the
                      gate's, and upstream failures by status; GET, answered by the gateway itself, never gated or
-                     forwarded; needs prom-client; off by default
+                     forwarded; needs prom-client; off by default; open to anyone who reaches the gateway unless
+                     metricsToken is set (then 401 without "Authorization: Bearer <metricsToken>")
   --conformance-control
                      mount the conformance control routes (store faults, records): conformance runs only
 

@@ -15,7 +15,7 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /** What the gateway adds to the reference server's configuration. */
 export interface GatewayOptions {
-  /** Base URL of the upstream HTTP service (`http://127.0.0.1:8000`); requests keep their path and query. */
+  /** Base URL of the upstream HTTP service (`http://127.0.0.1:8000`); requests keep their path and query, under the URL's path when it has one (`http://h/base` gets `/base/api/weather`). */
   upstream: string;
   /** How long the upstream has to answer (headers, then each body chunk) before the gateway answers 504, in ms. */
   upstreamTimeoutMs: number;
@@ -25,6 +25,13 @@ export interface GatewayOptions {
   forwardPaymentHeader: boolean;
   /** How long a graceful shutdown (SIGTERM) waits for in-flight requests before closing them, in ms. */
   shutdownTimeoutMs: number;
+  /**
+   * The bearer token the metrics endpoint (`metricsPath`) asks for (`Authorization: Bearer <token>`; 401 otherwise);
+   * unset, the endpoint is open to whoever reaches the gateway. 16 to 512 characters of `A–Z a–z 0–9 - . _ ~ + /`,
+   * then optional `=` (RFC 6750 b64token). From the JSON file or CREDIT402_METRICS_TOKEN, never a flag (a command
+   * line is visible to other users of the machine).
+   */
+  metricsToken?: string;
 }
 
 /**
@@ -53,6 +60,17 @@ function readGatewayFields(path: string | undefined): Record<string, unknown> {
   } catch {
     return {}; // loadServerConfig reports an unreadable file with its own coded error.
   }
+}
+
+/** RFC 6750 b64token, 16 to 512 characters. */
+const METRICS_TOKEN = /^[A-Za-z0-9\-._~+/]{16,512}=*$/;
+
+function checkMetricsToken(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !METRICS_TOKEN.test(value) || value.length > 512) {
+    return fail('metricsToken must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then optional "="), as a bearer token is written');
+  }
+  return value;
 }
 
 function positiveMs(name: string, value: unknown, fallback: number): number {
@@ -87,6 +105,7 @@ export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: 
     healthPath: health,
     forwardPaymentHeader: forwardPaymentHeader === true,
     shutdownTimeoutMs: positiveMs('shutdownTimeoutMs', fields.shutdownTimeoutMs, DEFAULT_SHUTDOWN_TIMEOUT_MS),
+    ...(fields.metricsToken === undefined ? {} : { metricsToken: checkMetricsToken(fields.metricsToken) }),
   };
 }
 
@@ -98,22 +117,29 @@ function checkMetricsBesideHealth(metricsPath: string | undefined, healthPath: s
   if (metricsPath === healthPath) fail(`metricsPath ${metricsPath} collides with healthPath: the gateway answers both itself`);
 }
 
+/** A metrics token guards the metrics endpoint: without `metricsPath` it guards nothing, which is a mistake; throws ERR_GATEWAY_CONFIG. */
+function checkTokenHasEndpoint(metricsToken: string | undefined, metricsPath: string | undefined): void {
+  if (metricsToken !== undefined && metricsPath === undefined) fail('metricsToken is set but metricsPath is not: there is no metrics endpoint to guard');
+}
+
 /**
  * Loads and checks the gateway configuration: the reference server's sources (embedded defaults, profile, JSON file,
  * environment, flags) for routes, keys, store, gate options and `metricsPath`, and the gateway's fields (`upstream`,
- * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`) from the JSON file, CREDIT402_UPSTREAM
- * and the flags.
+ * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`, `metricsToken`) from the JSON file,
+ * CREDIT402_UPSTREAM, CREDIT402_METRICS_TOKEN and the flags.
  */
 export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig {
-  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, ...serverOverrides } = sources.overrides ?? {};
+  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, metricsToken, ...serverOverrides } = sources.overrides ?? {};
   const server = loadServerConfig({ ...sources, overrides: serverOverrides });
   const env = sources.env ?? {};
   const fields: Record<string, unknown> = {
     ...readGatewayFields(sources.configPath),
     ...(env.CREDIT402_UPSTREAM ? { upstream: env.CREDIT402_UPSTREAM } : {}),
-    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs }).filter(([, value]) => value !== undefined)),
+    ...(env.CREDIT402_METRICS_TOKEN ? { metricsToken: env.CREDIT402_METRICS_TOKEN } : {}),
+    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, metricsToken }).filter(([, value]) => value !== undefined)),
   };
   const options = checkGatewayOptions(fields, Object.keys(server.routes));
   checkMetricsBesideHealth(server.metricsPath, options.healthPath);
+  checkTokenHasEndpoint(options.metricsToken, server.metricsPath);
   return { ...server, ...options };
 }

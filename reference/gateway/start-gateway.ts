@@ -1,9 +1,12 @@
-// The gateway: Fastify with the gate in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (@fastify/reply-from on undici).
+// The gateway: Fastify with the gate in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (node:http towards the upstream).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
+import { assertProductionSafe } from '../config/production-guards.ts';
 import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import type { ServeDecision } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
@@ -21,6 +24,7 @@ import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 import type { WebhookEndpoint } from '../server/demo-routes.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.ts';
+import { createUpstreamForwarder, endToEnd, hasBody, type UpstreamFailure } from './upstream-forward.ts';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -39,17 +43,11 @@ export interface GatewayInjections {
   store?: Store;
 }
 
-/** Hop-by-hop and proxy headers the gateway sets itself. */
+/** Proxy headers the gateway sets itself. */
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
 
 /** The paid request's gate decision, kept until its answer is finished. */
 const served = new WeakMap<FastifyRequest, ServeDecision>();
-
-/** Whether a reply-from error is the upstream taking too long (answered 504), rather than failing (502). */
-function isTimeout(error: unknown): boolean {
-  const { code, statusCode } = (error ?? {}) as { code?: string; statusCode?: number };
-  return statusCode === 504 || code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
 
 function gatewayError(reply: FastifyReply, status: 502 | 504): void {
   if (reply.sent || reply.raw.headersSent) {
@@ -59,11 +57,16 @@ function gatewayError(reply: FastifyReply, status: 502 | 504): void {
   void reply.code(status).type('application/json; charset=utf-8').send({ error: status === 504 ? 'Gateway Timeout' : 'Bad Gateway' });
 }
 
-/** The headers towards the upstream: `payment` stripped unless configured, `X-Forwarded-*` set. */
-function upstreamHeaders(config: GatewayConfig, request: FastifyRequest, headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
-  const out = { ...headers };
+/**
+ * The headers towards the upstream: the client's end-to-end headers (hop-by-hop ones dropped, `Expect` answered
+ * here), `payment` stripped unless configured, `X-Forwarded-*` set, and the body re-framed as it came (chunked when
+ * the client sent it chunked). `Host` is the upstream's, set by the forwarder.
+ */
+function upstreamHeaders(config: GatewayConfig, request: FastifyRequest): Record<string, string | string[] | undefined> {
+  const out = endToEnd(request.headers);
   if (!config.forwardPaymentHeader) delete out.payment;
   for (const name of FORWARDED) delete out[name];
+  if (request.headers['transfer-encoding'] !== undefined) out['transfer-encoding'] = 'chunked';
   const prior = request.headers['x-forwarded-for'];
   const chain = typeof prior === 'string' && prior !== '' ? `${prior}, ${request.ip}` : request.ip;
   out['x-forwarded-for'] = chain;
@@ -73,13 +76,46 @@ function upstreamHeaders(config: GatewayConfig, request: FastifyRequest, headers
 }
 
 /**
- * Builds the gateway's Fastify app (not listening). Every request but the health endpoint (and the control routes,
- * with `control`) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never forwarded; a
- * challenge or payment error is answered by the gate; a free request is forwarded as received; a paid request is
- * forwarded with the path the gate matched and the query (CR-4.9), so the upstream's router reads what the gate
- * priced. The upstream failing (502) or timing out (504) gives a paid request's price back (CR-15.3); an upstream
- * 5xx follows `refundOnHandlerError`. With `metrics` (whose hooks the gate feeds), the gateway answers its path
- * itself, never gated or forwarded, and counts the upstream failures.
+ * The request target sent upstream: a paid request's path as the gate matched it and its query (CR-15.1: the
+ * upstream's router reaches the route that was paid for); any other one as received, an absolute-form target in
+ * origin-form (its path and query as received: RFC 9112 §3.2.1, a client talking to an origin server sends origin-form).
+ */
+function upstreamTarget(url: string, paid: boolean): string {
+  if (paid) return routerTarget(url) ?? url;
+  if (url.startsWith('/') || url === '*') return url;
+  // An http(s) absolute form with a host (the gate refused every other form): what follows its authority.
+  const afterScheme = url.indexOf('://') + 3;
+  const rest = url.slice(afterScheme).search(/[/?]/);
+  if (rest === -1) return '/';
+  const pathAndQuery = url.slice(afterScheme + rest);
+  return pathAndQuery.startsWith('?') ? `/${pathAndQuery}` : pathAndQuery;
+}
+
+/** Whether `authorization` is `Bearer <token>` (compared in constant time). */
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  if (presented === undefined) return false;
+  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+/** The gateway's answer to an error Fastify raised in the proxy (the body stream failed, …): its 4xx status, else 500; never its message. */
+function proxyErrorAnswer(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  void reply.code(status).type('application/json; charset=utf-8').send({ error: STATUS_CODES[status] ?? 'Error' });
+}
+
+/**
+ * Builds the gateway's Fastify app (not listening). Every request but the health endpoint (and the metrics and
+ * control routes, when configured) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never
+ * forwarded; a challenge or payment error is answered by the gate; a free request is forwarded as received (an
+ * absolute-form target in origin-form); a paid request is forwarded with the path the gate matched and the query
+ * (CR-4.9), so the upstream's router reads what the gate priced. Hop-by-hop headers are dropped both ways. The paid
+ * decision is made once Fastify has handed the body over (preHandler): what Fastify refuses before the upstream is
+ * not charged (CR-4.7). The upstream failing (502) or timing out (504), or the gateway failing to send the request,
+ * gives a paid request's price back (CR-15.3); an upstream 5xx follows `refundOnHandlerError`. With `metrics` (whose
+ * hooks the gate feeds), the gateway answers its path itself, never gated or forwarded, behind the bearer token
+ * `metricsToken` when it is set, and counts the upstream failures.
  */
 export async function buildGatewayApp(
   config: GatewayConfig,
@@ -88,10 +124,7 @@ export async function buildGatewayApp(
   webhook?: WebhookEndpoint,
   metrics?: GatewayMetrics,
 ): Promise<FastifyInstance> {
-  const [{ default: Fastify }, { default: replyFrom }] = await Promise.all([
-    withOptionalPackage('fastify', 'the gateway', () => import('fastify')),
-    withOptionalPackage('@fastify/reply-from', 'the gateway', () => import('@fastify/reply-from')),
-  ]);
+  const { default: Fastify } = await withOptionalPackage('fastify', 'the gateway', () => import('fastify'));
   const app = Fastify({
     logger: false,
     // A target Fastify's router cannot read is answered here: 400 when ambiguous (CR-4.10).
@@ -102,29 +135,38 @@ export async function buildGatewayApp(
     },
     return503OnClosing: false,
   });
-  app.get(config.healthPath, async () => ({ status: 'ok', upstream: config.upstream }));
+  const forwarder = createUpstreamForwarder(config.upstream, config.upstreamTimeoutMs);
+  app.addHook('onClose', async () => forwarder.close());
+  // Says the gateway is up, and nothing about what it is in front of.
+  app.get(config.healthPath, async () => ({ status: 'ok' }));
   // Like the health endpoint, outside the proxy's scope: its gate hook never sees it (GET/HEAD; 405 for the rest).
-  if (metrics) routeMetricsEndpoint(app, metrics);
+  if (metrics) {
+    await app.register(async (scope) => {
+      const token = config.metricsToken;
+      if (token !== undefined) {
+        scope.addHook('onRequest', (request, reply, done) => {
+          if (bearerMatches(request.headers.authorization, token)) return done();
+          reply.code(401).headers({ 'www-authenticate': 'Bearer realm="metrics"', 'cache-control': 'no-store', 'content-type': 'text/plain; charset=utf-8' }).send('unauthorized\n');
+        });
+      }
+      routeMetricsEndpoint(scope, metrics);
+    });
+  }
   if (control) await mountControlFastify(app, control);
   // The webhook endpoint is the gateway's own (it settles the store): never gated, never forwarded (CR-14.2).
   if (webhook) await app.register(credit402WebhookFastify, webhook);
   await app.register(async (proxy) => {
-    // Bodies are streamed to the upstream as they arrive, whatever their type.
+    // Bodies are streamed to the upstream as they arrive, whatever their type: nothing is parsed.
     proxy.removeAllContentTypeParsers();
     proxy.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    await proxy.register(replyFrom, {
-      base: config.upstream,
-      undici: { headersTimeout: config.upstreamTimeoutMs, bodyTimeout: config.upstreamTimeoutMs, connectTimeout: config.upstreamTimeoutMs },
-      retryMethods: [],
-      maxRetriesOn503: 0,
-      disableRequestLogging: true,
-    });
-    proxy.addHook('onRequest', async (request, reply) => {
+    proxy.setErrorHandler(proxyErrorAnswer);
+    proxy.addHook('onRequest', (request, reply, done) => {
       const reading = readRequestTarget(request.url);
-      if (!reading.ok) {
-        const answer = ambiguousTarget(reading.reason);
-        return reply.code(answer.status).headers(answer.headers).send(answer.body);
-      }
+      if (reading.ok) return done();
+      const answer = ambiguousTarget(reading.reason);
+      reply.code(answer.status).headers(answer.headers).send(answer.body);
+    });
+    proxy.addHook('preHandler', async (request, reply) => {
       const decision = await gate.handle({ method: request.method, url: request.url, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
       if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
       if (decision.action === 'serve') served.set(request, decision);
@@ -137,21 +179,50 @@ export async function buildGatewayApp(
     });
     proxy.all('/*', (request, reply) => {
       const decision = served.get(request);
-      const target = decision === undefined ? request.url : (routerTarget(request.url) ?? request.url);
-      reply.from(target, {
-        retriesCount: 0,
-        rewriteRequestHeaders: (_request, headers) => upstreamHeaders(config, request, headers) as typeof headers,
-        rewriteHeaders: (headers) => (decision === undefined ? headers : { ...headers, ...decision.headers }),
-        onError: (errorReply, { error }) => {
-          const status = isTimeout(error) ? 504 : 502;
-          metrics?.upstreamFailed(status);
-          // The upstream never answered: the paid request's price goes back, exactly once (CR-15.3).
-          served.delete(request);
-          const settled = decision?.settle({ status, upstreamFailed: true });
-          if (settled) settled.finally(() => gatewayError(errorReply as FastifyReply, status));
-          else gatewayError(errorReply as FastifyReply, status);
-        },
-      });
+      let clientGone = false;
+      /** No answer of the upstream reached the gateway: 502 or 504, and a paid request's price back, exactly once (CR-15.3). */
+      const failed = (failure: UpstreamFailure | undefined): void => {
+        const status = failure?.timedOut === true ? 504 : 502;
+        metrics?.upstreamFailed(status);
+        served.delete(request);
+        const settled = decision?.settle({ status, upstreamFailed: true });
+        if (settled) void settled.finally(() => gatewayError(reply, status));
+        else gatewayError(reply, status);
+      };
+      try {
+        const outgoing = forwarder.send({
+          method: request.method,
+          target: upstreamTarget(request.url, decision !== undefined),
+          headers: upstreamHeaders(config, request),
+          body: hasBody(request.headers) ? request.raw : undefined,
+        }, (failure, answer) => {
+          // The client went away before the answer: nothing to send, and the upstream did not fail (the price stays).
+          if (clientGone || reply.raw.destroyed) {
+            answer?.body.destroy();
+            return;
+          }
+          if (answer === undefined) return failed(failure);
+          try {
+            reply.code(answer.status);
+          } catch {
+            // A status Fastify cannot send (not 100–599): the upstream's answer is invalid.
+            answer.body.destroy();
+            return failed(undefined);
+          }
+          reply.headers(decision === undefined ? answer.headers : { ...answer.headers, ...decision.headers });
+          // An HTTP/1.1 connection whose request body was not read to its end cannot carry another request.
+          if (!request.raw.complete) reply.header('connection', 'close');
+          void reply.send(answer.body);
+        });
+        reply.raw.once('close', () => {
+          if (reply.raw.writableFinished || reply.raw.headersSent) return;
+          clientGone = true;
+          outgoing.destroy();
+        });
+      } catch {
+        // The request could not be sent at all (a header node:http refuses): the upstream never saw it.
+        failed(undefined);
+      }
     });
   });
   return app;
@@ -160,10 +231,14 @@ export async function buildGatewayApp(
 /**
  * Starts the gateway described by `config` (Stripe API: an API URL or Stripe itself; the gateway embeds no emulator).
  * With `stripeWebhookSecret`, the gateway answers the webhook endpoint itself (robustness profile, spec §14); with
- * `metricsPath`, its Prometheus metrics (needs prom-client: ERR_MISSING_PACKAGE before anything starts).
+ * `metricsPath`, its Prometheus metrics (needs prom-client: ERR_MISSING_PACKAGE before anything starts). As
+ * `loadGatewayConfig` does, and before anything starts (a configuration built in code skips the loader): live
+ * keys start only against Stripe, never with a public serverSecret (ERR_SERVER_SECRET), and `conformanceControl` is
+ * refused with live keys or Stripe itself (ERR_CONFORMANCE_CONTROL).
  */
 export async function startGateway(config: GatewayConfig, injected: GatewayInjections = {}): Promise<RunningGateway> {
   assertLiveKeysReachStripe(config);
+  assertProductionSafe(config);
   if (config.stripeApi === 'embedded') {
     throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', 'the gateway needs a Stripe API: set stripeApi to "stripe" (STRIPE_SECRET_KEY) or the URL of an emulator (--stripe-api http://127.0.0.1:12111)');
   }

@@ -2,7 +2,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, total } from '../testing/scrape-metrics.ts';
-import { createPrometheusHooks } from './prometheus.ts';
+import { createPrometheusHooks, MAX_ROUTE_LABELS, OTHER_ROUTES } from './prometheus.ts';
 
 describe('createPrometheusHooks', () => {
   it('turns each event kind into its metric', async () => {
@@ -32,6 +32,21 @@ describe('createPrometheusHooks', () => {
     expect(total(samples, 'credit402_store_call_seconds_sum', { operation: 'deductBalance' })).toBeCloseTo(0.002);
     expect(text).not.toContain('abcdef01');
     expect(hooks.contentType).toMatch(/^text\/plain/);
+  });
+
+  it(`keeps at most ${MAX_ROUTE_LABELS} route series, counting any further route under "${OTHER_ROUTES}" (was: one series per key, unbounded)`, async () => {
+    const hooks = createPrometheusHooks();
+    for (let i = 0; i < MAX_ROUTE_LABELS + 500; i++) {
+      hooks.onEvent({ type: 'challenge', route: `GET /t/${i}/items/:item`, currency: 'usd', reason: 'plain' });
+      hooks.onEvent({ type: 'deduction', route: `GET /t/${i}/items/:item`, currency: 'usd', units: 1, balance: 0, repeated: false, afterCharge: false, client: 'x' });
+    }
+    hooks.onEvent({ type: 'challenge', route: 'GET /t/0/items/:item', currency: 'usd', reason: 'plain' });
+    const samples = parseMetrics(await hooks.metrics());
+    const challenges = samples.filter((sample) => sample.name === 'credit402_challenges_total');
+    expect(challenges).toHaveLength(MAX_ROUTE_LABELS + 1);
+    expect(total(samples, 'credit402_challenges_total', { route: OTHER_ROUTES })).toBe(500);
+    expect(total(samples, 'credit402_challenges_total', { route: 'GET /t/0/items/:item' })).toBe(2);
+    expect(total(samples, 'credit402_paid_requests_total', { route: OTHER_ROUTES, currency: 'usd' })).toBe(500);
   });
 
   it('registers in the registry it is given, and two sets of hooks do not collide', async () => {

@@ -13,12 +13,19 @@ export interface PrometheusHooks extends GateHooks {
   readonly contentType: string;
 }
 
+/** Most distinct `route` label values the hooks keep; events of further routes are counted under {@link OTHER_ROUTES}. */
+export const MAX_ROUTE_LABELS = 1_000;
+
+/** The `route` label of the events of routes past the first {@link MAX_ROUTE_LABELS}. */
+export const OTHER_ROUTES = '(other routes)';
+
 /** Store call latency buckets, in seconds: 0.5 ms to 2.5 s (the default store deadline is 500 ms). */
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
  * Creates the credit402 metrics in `registry` (default: a new one) and hooks that feed them. Labels never carry a
- * client id (a bearer credential): only the route key, the currency, the error code and the store operation.
+ * client id (a bearer credential): only the route key, the currency, the error code and the store operation. At most
+ * {@link MAX_ROUTE_LABELS} route keys get series of their own; further ones share {@link OTHER_ROUTES}.
  *
  * - `credit402_paid_requests_total{route,currency}`: requests served after a deduction (or a served retry)
  * - `credit402_challenges_total{route}`: 402 challenges answered
@@ -40,10 +47,20 @@ export function createPrometheusHooks(registry: Registry = new Registry()): Prom
   const challenges = new Counter({ name: 'credit402_challenges_total', help: '402 challenges answered', labelNames: ['route'], registers });
   const storeCalls = new Histogram({ name: 'credit402_store_call_seconds', help: 'Latency of the store calls the gate makes', labelNames: ['operation'], buckets: STORE_BUCKETS, registers });
 
+  // Route keys name routes, not request paths, yet an application's router may produce many (a mount it does not
+  // show): the series stay bounded whatever it produces.
+  const routes = new Set<string>();
+  const routeLabel = (route: string): string => {
+    if (routes.has(route)) return route;
+    if (routes.size >= MAX_ROUTE_LABELS) return OTHER_ROUTES;
+    routes.add(route);
+    return route;
+  };
+
   function onEvent(event: GateEvent): void {
     switch (event.type) {
       case 'challenge':
-        challenges.inc({ route: event.route });
+        challenges.inc({ route: routeLabel(event.route) });
         return;
       case 'charge':
         charges.inc({ currency: event.currency });
@@ -53,7 +70,7 @@ export function createPrometheusHooks(registry: Registry = new Registry()): Prom
         credited.inc({ currency: event.currency }, event.units);
         return;
       case 'deduction':
-        paid.inc({ route: event.route, currency: event.currency });
+        paid.inc({ route: routeLabel(event.route), currency: event.currency });
         if (event.units > 0) deducted.inc({ currency: event.currency }, event.units);
         return;
       case 'refund':

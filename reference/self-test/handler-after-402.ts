@@ -20,7 +20,7 @@ export interface RunningMutant {
  */
 export async function startHandlerAfter402(config: ServerConfig): Promise<RunningMutant> {
   const { gate, store } = await profileGate(config);
-  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers);
   const runs = new HandlerRuns();
   const app = await buildFastifyApp(gate, routes, undefined, runs);
   app.addHook('onResponse', async (request, reply) => {

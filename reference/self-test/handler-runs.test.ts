@@ -66,7 +66,7 @@ function kitCheck(targetUrl: string, requests: readonly KitRequest[]): Promise<K
 }
 
 describe.each(['fastify', 'express'] as const)('the reference server on %s', (framework) => {
-  const stack = useReferenceStack({ framework });
+  const stack = useReferenceStack({ framework, conformanceControl: true });
 
   it('CR-4.6: counts a run for each served request and none for the others, so the kit finds nothing', async () => {
     const { statuses, verdict } = await kitCheck(stack.server.url, REQUESTS);
@@ -93,9 +93,9 @@ describe('the handler-after-402 mutant', () => {
     expect(verdict).toEqual({
       checked: true,
       findings: [
-        'GET /api/weather → 402: the handler ran 1 time although the request was not served (CR-1.1, CR-4.6)',
-        'HEAD /api/weather → 402: the handler ran 1 time although the request was not served (CR-1.1, CR-4.6)',
-        'GET /api/weather → 402: the handler ran 1 time although the request was not served (CR-1.1, CR-4.6)',
+        'GET /api/weather → 402: the handler ran 1 time although the request was not served: it runs only for a served request',
+        'HEAD /api/weather → 402: the handler ran 1 time although the request was not served: it runs only for a served request',
+        'GET /api/weather → 402: the handler ran 1 time although the request was not served: it runs only for a served request',
       ],
     });
   });

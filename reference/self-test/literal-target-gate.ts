@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { demoRoutes, paramsOf, runDemoHandler } from '../server/demo-routes.ts';
+import { demoAnswer, demoRoutes, paramsOf } from '../server/demo-routes.ts';
 import { expressPath } from '../server/express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import { loadServerConfig } from '../server/server-config.ts';
@@ -25,7 +25,7 @@ const profilePath = process.env.CREDIT402_PROFILE;
 if (!profilePath) throw new Error('mutant literal-target-gate: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd');
 const config = loadServerConfig({ profilePath, env: process.env });
 const { gate, store } = await profileGate(config);
-const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+const routes = demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers);
 const runs = new HandlerRuns();
 const app = express();
 app.set('case sensitive routing', true);
@@ -48,7 +48,8 @@ for (const route of routes) {
   app.all(expressPath(route.path, false), (req, res, next) => {
     if ((req.method === 'HEAD' ? 'GET' : req.method) !== route.method) return next();
     const params = paramsOf(route, Object.values(req.params));
-    res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, params));
+    const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, params);
+    res.status(answer.status).json(answer.body);
   });
 }
 app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));

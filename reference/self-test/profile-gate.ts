@@ -7,13 +7,15 @@ import type { ServerConfig } from '../server/server-config.ts';
 import type { Store } from '../stores/store.ts';
 
 /** What a self-test target changes in the profile's gate. */
-interface GateChanges {
+export interface GateChanges {
   /** Options of the Stripe processor over the profile's (e.g. another customer metadata key). */
   processor?: Partial<StripeProcessorOptions>;
   /** Wraps the Stripe processor (a mutant's doctored calls). */
   wrapProcessor?: (processor: Processor) => Processor;
   /** The service name of PaymentIntent descriptions, instead of the profile's. */
   serviceName?: string;
+  /** Give the price back when the handler fails (the gate option; default off, as conformance runs have it). */
+  refundOnHandlerError?: boolean;
 }
 
 /** The gate of `config` (routes, keys, service name, metadata key, Stripe API) with `changes`, over a fresh memory store, and that store. */
@@ -33,6 +35,7 @@ export async function profileGate(config: ServerConfig, changes: GateChanges = {
     routes: config.routes,
     processor: changes.wrapProcessor?.(processor) ?? processor,
     ...(serviceName ? { serviceName } : {}),
+    ...(changes.refundOnHandlerError === undefined ? {} : { refundOnHandlerError: changes.refundOnHandlerError }),
   });
   return { gate, store };
 }

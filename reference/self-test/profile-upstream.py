@@ -7,7 +7,9 @@ It serves the conformance profile's handlers (harness/PROFILE.md, "What else the
 `routes` and `freeRoutes` answers 200 with {"route": "<METHOD> <path>", "gated": bool} (HEAD: the GET handler's
 headers; a pattern route, spec CR-4.11, also with "params": its named segments and the wildcard's rest as "*",
 matched most specific first as CR-4.13 says) and counts its runs under the `conformance-request-id` header; `GET /_conformance/handled?ids=a,b` answers
-the counts. Anything else is 404. The gateway in front of it does all the paying.
+the counts. The profile's `failingHandlers` fail (CR-4.7): `answer500` answers 500 with the route's body, `throw` raises
+once its run is counted, and this server answers 500 {"error": "Internal Server Error"} for it, as a web framework
+does for a handler that raises. Anything else is 404. The gateway in front of it does all the paying.
 """
 import json
 import sys
@@ -23,6 +25,11 @@ with open(sys.argv[1], encoding="utf-8") as profile_file:
 ROUTES = {key: True for key in PROFILE.get("routes", {})}
 for key in PROFILE.get("freeRoutes", []):
     ROUTES.setdefault(key, False)
+FAILING = {key: how for key, how in PROFILE.get("failingHandlers", {}).items() if key in ROUTES}
+
+
+class HandlerFailed(Exception):
+    """What a failing handler of `throw` raises; the server answers it 500, as a framework does."""
 
 
 
@@ -103,6 +110,12 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def _handle(self):
+        try:
+            self._route()
+        except HandlerFailed:
+            self._answer(500, {"error": "Internal Server Error"}, self.command == "HEAD")
+
+    def _route(self):
         self._read_body()
         # The target as received: http.server's `self.path` merges leading slashes ("//api/weather" becomes
         # "/api/weather"), which would make this router read more into a target than the gate does (CR-4.9).
@@ -125,6 +138,10 @@ class Handler(BaseHTTPRequestHandler):
         body = {"route": key, "gated": ROUTES[key]}
         if params is not None:
             body["params"] = params
+        if FAILING.get(key) == "throw":
+            raise HandlerFailed(f"the handler of {key} raises (the profile's failingHandlers)")
+        if FAILING.get(key) == "answer500":
+            return self._answer(500, {**body, "error": "the handler answers 500 (the profile's failingHandlers)"}, head)
         return self._answer(200, body, head)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle

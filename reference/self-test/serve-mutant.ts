@@ -4,7 +4,7 @@ import type { Processor } from '../processor/processor.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig } from '../server/server-config.ts';
-import { profileGate } from './profile-gate.ts';
+import { profileGate, type GateChanges } from './profile-gate.ts';
 
 /** A processor that forwards every call to `inner` except those in `overrides`. */
 export function wrapProcessor(inner: Processor, overrides: Partial<Processor>): Processor {
@@ -17,19 +17,21 @@ export function wrapProcessor(inner: Processor, overrides: Partial<Processor>): 
 
 /**
  * Starts the mutant as a conformance target: profile from CREDIT402_PROFILE, port from PORT, Stripe API from
- * STRIPE_API_BASE (what `--target-cmd` provides), a fresh memory store, the reference's Fastify app.
+ * STRIPE_API_BASE (what `--target-cmd` provides), a fresh memory store, the reference's Fastify app. `changes` are
+ * gate options of the mutant beyond its doctored processor (`mutate`) and gate (`mutateGate`).
  */
 export async function serveMutant(
   name: string,
   mutate: (processor: Processor) => Processor,
   mutateGate: (gate: Gate) => Gate = (gate) => gate,
+  changes: Omit<GateChanges, 'wrapProcessor'> = {},
 ): Promise<void> {
   const profilePath = process.env.CREDIT402_PROFILE;
   if (!profilePath) throw new Error(`mutant ${name}: CREDIT402_PROFILE is not set; start it with npm run conformance -- --target-cmd`);
   const config = loadServerConfig({ profilePath, env: process.env });
-  const { gate: profiled, store } = await profileGate(config, { wrapProcessor: mutate });
+  const { gate: profiled, store } = await profileGate(config, { ...changes, wrapProcessor: mutate });
   const gate = mutateGate(profiled);
-  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes));
+  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers));
   await app.listen({ host: config.host, port: config.port });
   console.log(`mutant ${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);
   const stop = (): void => void app.close().then(() => store.close()).finally(() => process.exit(0));

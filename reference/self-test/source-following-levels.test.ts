@@ -1,10 +1,9 @@
 // The kit judges a target that follows the stripe402 source fairly: wire claimed with 0 failures, strict failed only on the decisions it does not follow.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KIT_COMMAND, REPO_ROOT, targetCommand } from '../testing/kit.ts';
+import { failedRequirements, runKit } from './run-kit.ts';
 
 const reports = mkdtempSync(join(tmpdir(), 'credit402-source-following-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
@@ -15,21 +14,7 @@ const DECLARED = ['--declare', 'serviceName=stripe402', '--declare', 'customerMe
 /** The strict decisions the target takes differently from credit402, and nothing else. */
 const DECISIONS_NOT_FOLLOWED = ['CR-3.4', 'CR-3.7', 'CR-3.8', 'CR-4.8', 'CR-4.10', 'CR-13.2', 'CR-13.10', 'CR-13.13', 'CR-13.19', 'CR-13.33'];
 
-function kit(name: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
-  const [node = process.execPath, ...rest] = KIT_COMMAND;
-  const command = targetCommand('reference/self-test/source-following.ts');
-  const child = spawn(node, [...rest, 'conformance', '--target-cmd', command, '--emulator-port', '0', '--reports', join(reports, name), ...DECLARED, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
-}
-
-const failedRequirements = (output: string): string[] =>
-  [...(output.split('requirements failed:')[1] ?? '').matchAll(/^ {2}(CR-\d+\.\d+) \[(\w+)\]/gm)].map((match) => `${match[1]} ${match[2]}`);
+const kit = (name: string, ...args: string[]) => runKit('source-following', join(reports, name), [...DECLARED, ...args]);
 
 describe('a target that follows the stripe402 source and takes every open point its own way', () => {
   it('claims the wire level with 0 failures', async () => {

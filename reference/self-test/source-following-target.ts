@@ -4,10 +4,11 @@ import Fastify from 'fastify';
 import { credit402Fastify } from '../adapters/fastify.ts';
 import type { GateDecision, GateRequest } from '../gate/decision.ts';
 import type { Gate } from '../gate/gate.ts';
+import type { Processor } from '../processor/processor.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { PaymentRequiredResponse } from '../protocol/types.ts';
-import { demoRoutes, fastifyPath, mountsHandledRoute, runDemoHandler } from '../server/demo-routes.ts';
+import { demoAnswer, demoRoutes, fastifyPath, mountsHandledRoute } from '../server/demo-routes.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
 import type { ServerConfig } from '../server/server-config.ts';
 import { profileGate } from './profile-gate.ts';
@@ -61,20 +62,35 @@ export interface RunningSourceFollowing {
   close(): Promise<void>;
 }
 
+/** Where a target built on this one departs from it (source-departures-target.ts): wrappers of its gate and of its Stripe processor. */
+export interface Departures {
+  gate?: (gate: Gate) => Gate;
+  processor?: (processor: Processor) => Processor;
+}
+
 /** Starts the target on `config.host:config.port` with a memory store, talking to the Stripe API at `config.stripeApi`. */
-export async function startSourceFollowing(config: ServerConfig): Promise<RunningSourceFollowing> {
+export async function startSourceFollowing(config: ServerConfig, departures: Departures = {}): Promise<RunningSourceFollowing> {
   const { gate: profiled, store } = await profileGate(config, {
     processor: { customerMetadataKey: SOURCE_METADATA_KEY, customerSearchQuote: 'double', maxNetworkRetries: 2 },
     serviceName: SOURCE_SERVICE_NAME,
+    ...(departures.processor ? { wrapProcessor: departures.processor } : {}),
   });
-  const gate = sourceFollowingGate(profiled);
+  const followed = sourceFollowingGate(profiled);
+  const gate = departures.gate?.(followed) ?? followed;
   // The reference's Fastify app, except that without HEAD routes Fastify answers HEAD to a GET path 404 instead of running the GET handler.
   const app = Fastify({ logger: false, exposeHeadRoutes: false });
   await app.register(credit402Fastify, { gate });
-  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes);
+  const routes = demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers);
   const runs = new HandlerRuns();
   for (const route of routes) {
-    app.route({ method: route.method, url: fastifyPath(route), handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>) });
+    app.route({
+      method: route.method,
+      url: fastifyPath(route),
+      handler: async (request, reply) => {
+        const answer = demoAnswer(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>);
+        return reply.code(answer.status).send(answer.body);
+      },
+    });
   }
   if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
   await app.listen({ host: config.host, port: config.port });

@@ -1,5 +1,5 @@
 // The source-following self-test target over a real socket: each of its differences from credit402, checked with plain HTTP requests.
-import { request } from 'node:http';
+import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
@@ -19,19 +19,12 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: unknown }
+interface Answer { status: number; headers: RawAnswer['headers']; body: unknown }
 
-/** One request with node:http, so that an empty `payment` value is sent as such. */
-function send(method: string, path: string, payment?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers = payment === undefined ? {} : { payment };
-    const req = request(`${target.url}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) }));
-    });
-    req.on('error', reject).end();
-  });
+/** One request, so that an empty `payment` value is sent as such; the body parsed as JSON. */
+async function send(method: string, path: string, payment?: string): Promise<Answer> {
+  const answer = await rawRequest(target.url, method, path, payment === undefined ? {} : { payment });
+  return { ...answer, body: answer.body === '' ? undefined : JSON.parse(answer.body) };
 }
 
 /** The weather route's challenge as this target words it: no description anywhere, no message. */

@@ -5,6 +5,7 @@ import { paidFetch } from '../testing/paid-fetch.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 import { ConformanceControl, controlPathTaken, parseFaultSpec, RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';
 import { loadServerConfig } from './server-config.ts';
+import { HANDLED_PATH, REQUEST_ID_HEADER } from './handler-runs.ts';
 import { StoreFaults } from './store-faults.ts';
 
 const A = 'a'.repeat(64);
@@ -15,6 +16,13 @@ describe('parseFaultSpec', () => {
     expect(parseFaultSpec(JSON.stringify({ clientId: A, operation: 'any', count: 2, skip: 1 }))).toEqual({ clientId: A, operation: 'any', skip: 1, count: 2 });
   });
 
+  it('accepts a hold of the call (delayMs), after which it fails, or with proceed goes on to the store', () => {
+    expect(parseFaultSpec(JSON.stringify({ clientId: A, operation: 'deductBalance', delayMs: 5000 }))).toEqual({ clientId: A, operation: 'deductBalance', skip: 0, delayMs: 5000 });
+    expect(parseFaultSpec(JSON.stringify({ clientId: A, operation: 'deductBalance', count: 1, delayMs: 5000, proceed: true }))).toEqual({
+      clientId: A, operation: 'deductBalance', skip: 0, count: 1, delayMs: 5000, proceed: true,
+    });
+  });
+
   it.each([
     [undefined, /JSON object/],
     ['[]', /JSON object/],
@@ -23,6 +31,11 @@ describe('parseFaultSpec', () => {
     [JSON.stringify({ clientId: A, operation: 'getClient', count: 0 }), /count must be an integer from 1/],
     [JSON.stringify({ clientId: A, operation: 'getClient', skip: 1.5 }), /skip must be an integer from 0/],
     [JSON.stringify({ clientId: A, operation: 'getClient', after: 1 }), /unknown member after/],
+    [JSON.stringify({ clientId: A, operation: 'getClient', delayMs: 0 }), /delayMs must be an integer from 1 to 60000/],
+    [JSON.stringify({ clientId: A, operation: 'getClient', delayMs: 60_001 }), /delayMs must be an integer from 1 to 60000/],
+    [JSON.stringify({ clientId: A, operation: 'getClient', proceed: true }), /proceed needs delayMs/],
+    [JSON.stringify({ clientId: A, operation: 'getClient', delayMs: 10, proceed: true, replyLost: true }), /proceed and replyLost exclude each other/],
+    [JSON.stringify({ clientId: A, operation: 'getClient', delayMs: 10, proceed: 'yes' }), /proceed must be true or false/],
   ])('rejects %s', (body, message) => {
     expect(() => parseFaultSpec(body)).toThrow(message);
   });
@@ -79,6 +92,22 @@ describe('the conformanceControl option', () => {
     expect(loadServerConfig({ env: { CREDIT402_CONFORMANCE_CONTROL: '1' } }).conformanceControl).toBe(true);
     expect(loadServerConfig({ env: { CREDIT402_CONFORMANCE_CONTROL: 'false' } }).conformanceControl).toBe(false);
     expect(() => loadServerConfig({ env: { CREDIT402_CONFORMANCE_CONTROL: 'yes' } })).toThrow(/must be true or false/);
+  });
+});
+
+describe('the handled route (harness/PROFILE.md, Handler runs)', () => {
+  const shapes = [['fastify', 'table'], ['fastify', 'per-route'], ['express', 'table'], ['express', 'per-route'], ['http', 'table']] as const;
+  const withControl = shapes.map(([framework, gating]) => useReferenceStack({ framework, gating, conformanceControl: true }));
+  const without = shapes.map(([framework, gating]) => useReferenceStack({ framework, gating }));
+  const handled = async (url: string) => {
+    const response = await fetch(`${url}${HANDLED_PATH}?ids=r1`);
+    return { status: response.status, body: response.ok ? await response.json() : await response.text() };
+  };
+
+  it.each(shapes.map((shape, i) => [shape.join(' '), i] as const))('on %s is mounted with conformance control only', async (_shape, i) => {
+    await fetch(`${withControl[i]!.server.url}/free`, { headers: { [REQUEST_ID_HEADER]: 'r1' } });
+    expect(await handled(withControl[i]!.server.url)).toEqual({ status: 200, body: { r1: 1 } });
+    expect((await handled(without[i]!.server.url)).status).toBe(404);
   });
 });
 

@@ -29,7 +29,9 @@ interface ControlAnswer {
 
 const CLIENT_ID = /^[0-9a-f]{64}$/;
 const MAX_COUNT = 1_000_000;
-const FAULT_MEMBERS = ['clientId', 'operation', 'count', 'skip', 'replyLost'];
+const FAULT_MEMBERS = ['clientId', 'operation', 'count', 'skip', 'replyLost', 'delayMs', 'proceed'];
+/** The longest hold of a store call a fault may ask for, in ms. */
+const MAX_DELAY_MS = 60_000;
 
 class BadRequest extends Error {}
 
@@ -45,9 +47,9 @@ function clientIdOf(query: URLSearchParams, required: boolean): string | undefin
   return value;
 }
 
-function integer(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_COUNT) {
-    throw new BadRequest(`${name} must be an integer from ${min} to ${MAX_COUNT}, got ${JSON.stringify(value)}`);
+function integer(name: string, value: unknown, min: number, max: number = MAX_COUNT): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new BadRequest(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -63,7 +65,7 @@ export function parseFaultSpec(text: string | undefined): StoreFaultSpec {
   try {
     value = JSON.parse(text ?? '');
   } catch {
-    throw new BadRequest('the body must be a JSON object {"clientId", "operation", "count"?, "skip"?, "replyLost"?}');
+    throw new BadRequest('the body must be a JSON object {"clientId", "operation", "count"?, "skip"?, "replyLost"?, "delayMs"?, "proceed"?}');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest('the body must be a JSON object');
   const body = value as Record<string, unknown>;
@@ -73,12 +75,19 @@ export function parseFaultSpec(text: string | undefined): StoreFaultSpec {
   if (!(FAULT_OPERATIONS as readonly unknown[]).includes(body.operation)) {
     throw new BadRequest(`operation must be one of ${FAULT_OPERATIONS.join(', ')}, got ${JSON.stringify(body.operation)}`);
   }
+  const replyLost = body.replyLost === undefined ? undefined : flag('replyLost', body.replyLost);
+  const delayMs = body.delayMs === undefined ? undefined : integer('delayMs', body.delayMs, 1, MAX_DELAY_MS);
+  const proceed = body.proceed === undefined ? undefined : flag('proceed', body.proceed);
+  if (proceed === true && delayMs === undefined) throw new BadRequest('proceed needs delayMs: a fault that lets the call proceed at once changes nothing');
+  if (proceed === true && replyLost === true) throw new BadRequest('proceed and replyLost exclude each other: a call that proceeds does not fail');
   return {
     clientId: body.clientId,
     operation: body.operation as FaultOperation,
     skip: body.skip === undefined ? 0 : integer('skip', body.skip, 0),
     ...(body.count === undefined ? {} : { count: integer('count', body.count, 1) }),
-    ...(body.replyLost === undefined ? {} : { replyLost: flag('replyLost', body.replyLost) }),
+    ...(replyLost === undefined ? {} : { replyLost }),
+    ...(delayMs === undefined ? {} : { delayMs }),
+    ...(proceed === undefined ? {} : { proceed }),
   };
 }
 

@@ -3,12 +3,22 @@ import { compareSpecificity, parsePattern, type RouteSegment } from '../gate/rou
 import type { PaymentResponse } from '../protocol/types.ts';
 import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
 import { HANDLED_PATH, type HandlerRuns } from './handler-runs.ts';
+import type { ServerLog } from './server-log.ts';
 
 /** The webhook endpoint an app mounts: the engine and its path. */
 export interface WebhookEndpoint {
   handler: WebhookHandler;
   path: string;
 }
+
+/**
+ * How a demo handler fails (the conformance profile's `failingHandlers`, harness/PROFILE.md): `answer500` answers
+ * status 500 with a body naming its route, `throw` throws once it counted its run, so that the framework answers.
+ */
+export const HANDLER_FAILURES = ['answer500', 'throw'] as const;
+
+/** One of {@link HANDLER_FAILURES}. */
+export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
 
 /** One demo route: method, path (in the pattern syntax of spec CR-4.11) and whether credit402 gates it. */
 export interface DemoRoute {
@@ -18,17 +28,21 @@ export interface DemoRoute {
   gated: boolean;
   /** The segments of a pattern path; undefined for an exact one. */
   segments?: readonly RouteSegment[] | undefined;
+  /** How its handler fails, for the profile's failing handlers; undefined for a handler that answers 200. */
+  fails?: HandlerFailure | undefined;
 }
 
 /**
  * Lists the gated and free routes of the configuration as demo routes, exact paths first, then patterns most
  * specific first (CR-4.13), so that a router that tries routes in order (Express) picks the route the gate priced.
+ * `failing` names the routes whose handler fails, and how (the profile's `failingHandlers`).
  */
-export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly string[]): DemoRoute[] {
+export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly string[], failing: Readonly<Record<string, HandlerFailure>> = {}): DemoRoute[] {
   const toRoute = (key: string, gated: boolean): DemoRoute => {
     const space = key.indexOf(' ');
     const path = key.slice(space + 1);
-    return { method: key.slice(0, space), path, key, gated, segments: parsePattern(key, path) };
+    const fails = Object.hasOwn(failing, key) ? failing[key] : undefined;
+    return { method: key.slice(0, space), path, key, gated, segments: parsePattern(key, path), ...(fails ? { fails } : {}) };
   };
   const routes = [...[...gatedKeys].map((key) => toRoute(key, true)), ...freeKeys.map((key) => toRoute(key, false))];
   const exact = routes.filter((route) => route.segments === undefined);
@@ -78,7 +92,48 @@ export function runDemoHandler(
   return demoBody(route, payment, params);
 }
 
-/** Whether the app mounts the handled route: always, unless a configured route already answers `GET` on its path. */
-export function mountsHandledRoute(routes: readonly DemoRoute[]): boolean {
+/** The error a demo handler of `throw` throws: the framework's error handler answers it (500), as for any handler that fails. */
+export class DemoHandlerError extends Error {
+  override name = 'DemoHandlerError';
+}
+
+/** A demo handler's answer: its status and JSON body. */
+export interface DemoAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Runs a demo route's handler as {@link runDemoHandler} does, and fails as the route says: status 500 with the route's
+ * body and `error` for `answer500`, a {@link DemoHandlerError} thrown after the run was counted for `throw`.
+ */
+export function demoAnswer(
+  route: DemoRoute,
+  runs: HandlerRuns,
+  requestId: string | readonly string[] | undefined,
+  payment: PaymentResponse | undefined,
+  params?: Record<string, string>,
+): DemoAnswer {
+  const body = runDemoHandler(route, runs, requestId, payment, params);
+  if (route.fails === 'throw') throw new DemoHandlerError(`the demo handler of ${route.key} throws (the profile's failingHandlers)`);
+  if (route.fails === 'answer500') return { status: 500, body: { ...body, error: 'the demo handler answers 500 (the profile\'s failingHandlers)' } };
+  return { status: 200, body };
+}
+
+/** What the reference server decides for its app beside the routes (the app builders' last parameter). */
+export interface AppOptions {
+  /**
+   * Mount the handled route (`GET /_conformance/handled`, harness/PROFILE.md, Handler runs), a conformance route: the
+   * reference server mounts it with `conformanceControl` only. Default true, for the self-test targets that build the
+   * app themselves.
+   */
+  handled?: boolean;
+  /** The log of the errors the framework raises (a handler that throws); default: the info level. */
+  log?: ServerLog;
+}
+
+/** Whether the app mounts the handled route: when asked, unless a configured route already answers `GET` on its path. */
+export function mountsHandledRoute(routes: readonly DemoRoute[], options: AppOptions = {}): boolean {
+  if (options.handled === false) return false;
   return !routes.some((route) => route.path === HANDLED_PATH && (route.method === 'GET' || route.method === 'HEAD'));
 }

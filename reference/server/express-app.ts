@@ -5,8 +5,8 @@ import type { Gate } from '../gate/gate.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
-import { mountsHandledRoute, paramsOf, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
-import { expressErrorAnswers } from './error-answers.ts';
+import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { expressPath, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 
@@ -28,7 +28,7 @@ export function mountControl(app: Express, control: ConformanceControl, express:
 
 /**
  * Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
- * count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance control
+ * count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With `control`, the conformance control
  * routes are mounted too (only for conformance runs: they inject store faults). `express` is the Express module to
  * build with (default: the installed `express`; `reference/self-test/serve-express4.ts` passes Express 4).
  */
@@ -39,6 +39,7 @@ export function buildExpressApp(
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
   express: ExpressModule = express5,
+  options: AppOptions = {},
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -52,11 +53,12 @@ export function buildExpressApp(
     app.all(expressPath(route.path, bareWildcard), (req, res, next) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== route.method) return next();
-      res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params))));
+      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params)));
+      res.status(answer.status).json(answer.body);
     });
   }
-  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
+  if (mountsHandledRoute(routes, options)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
   if (control) mountControl(app, control, express);
-  app.use(expressErrorAnswers);
+  app.use(options.log ? expressErrorAnswersTo(options.log) : expressErrorAnswers);
   return app;
 }

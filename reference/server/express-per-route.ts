@@ -6,8 +6,8 @@ import type { Gate } from '../gate/gate.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { ConformanceControl } from './conformance-control.ts';
-import { mountsHandledRoute, paramsOf, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
-import { expressErrorAnswers } from './error-answers.ts';
+import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { mountControl, type ExpressModule } from './express-app.ts';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
@@ -26,7 +26,8 @@ function declareRoute(app: Express, method: string, path: string, handlers: Requ
  * handler, every other route without. Route keys' paths become Express paths (`:name` as it is, a final `*` as `*` on
  * Express 4 and `{*rest}` on Express 5), declared most specific first since Express runs the first route that
  * matches; routing is case-sensitive and strict, as the gate matches. The rest is the table app's (`buildExpressApp`):
- * the webhook endpoint when `webhook` is given, the handled route counting `runs`, the control routes with `control`.
+ * the webhook endpoint when `webhook` is given, the handled route counting `runs` (unless `options.handled` is false),
+ * the control routes with `control`.
  */
 export function buildExpressPerRouteApp(
   gate: Gate,
@@ -36,6 +37,7 @@ export function buildExpressPerRouteApp(
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
   express: ExpressModule = express5,
+  options: AppOptions = {},
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -47,11 +49,14 @@ export function buildExpressPerRouteApp(
   const bareWildcard = takesBareWildcard(express);
   for (const route of inRouterOrder(routes)) {
     const price = route.gated ? prices[route.key] : undefined;
-    const handler: RequestHandler = (req, res) => void res.json(runDemoHandler(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params))));
+    const handler: RequestHandler = (req, res) => {
+      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params)));
+      res.status(answer.status).json(answer.body);
+    };
     declareRoute(app, route.method, expressPath(route.path, bareWildcard), price ? [credit402.route(price), handler] : [handler]);
   }
-  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
+  if (mountsHandledRoute(routes, options)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));
   if (control) mountControl(app, control, express);
-  app.use(expressErrorAnswers);
+  app.use(options.log ? expressErrorAnswersTo(options.log) : expressErrorAnswers);
   return app;
 }

@@ -6,15 +6,15 @@ import type { RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import type { ConformanceControl } from './conformance-control.ts';
 import { mountControlFastify } from './fastify-control.ts';
-import { fastifyPath, mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
-import { fastifyErrorAnswers } from './error-answers.ts';
+import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { fastifyErrorAnswers, fastifyErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 import { routeMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 
 /**
  * Builds the Fastify app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
- * count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance control
- * routes are mounted too (only for conformance runs: they inject store faults). With `prices` (per-route gating,
+ * count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With
+ * `control`, the conformance control routes are mounted too (only for conformance runs: they inject store faults). With `prices` (per-route gating,
  * spec CR-4.15), each gated demo route declares its price as `config: { credit402: prices[route.key] }` and
  * Fastify's router decides what matched; the gate then has no table.
  */
@@ -26,9 +26,10 @@ export async function buildFastifyApp(
   control?: ConformanceControl,
   metrics?: MetricsEndpoint,
   prices?: Readonly<Record<string, RouteConfig>>,
+  options: AppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, frameworkErrors: credit402FrameworkErrors });
-  app.setErrorHandler(fastifyErrorAnswers);
+  app.setErrorHandler(options.log ? fastifyErrorAnswersTo(options.log) : fastifyErrorAnswers);
   await app.register(credit402Fastify, { gate });
   if (webhook) await app.register(credit402WebhookFastify, webhook);
   for (const route of routes) {
@@ -37,10 +38,13 @@ export async function buildFastifyApp(
       method: route.method as HTTPMethods,
       url: fastifyPath(route),
       ...(price ? { config: { credit402: price } } : {}),
-      handler: async (request) => runDemoHandler(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>),
+      handler: async (request, reply) => {
+        const answer = demoAnswer(route, runs, request.headers[REQUEST_ID_HEADER], request.credit402, request.params as Record<string, string>);
+        return reply.code(answer.status).send(answer.body);
+      },
     });
   }
-  if (mountsHandledRoute(routes)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
+  if (mountsHandledRoute(routes, options)) app.get(HANDLED_PATH, async (request) => runs.answer(request.url));
   if (control) await mountControlFastify(app, control);
   // Not a gated route (the configuration refuses one on this path): the gate's hook passes it through.
   if (metrics) routeMetricsEndpoint(app, metrics);

@@ -7,8 +7,8 @@ import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
 import { patternParams } from '../gate/route-pattern.ts';
 import { createRouteTable, type RouteTable } from '../gate/route-table.ts';
-import { mountsHandledRoute, runDemoHandler, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
-import { errorBody, expressErrorAnswers } from './error-answers.ts';
+import { demoAnswer, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { errorBody, expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
 import { withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
 import { routerPath } from './router-path.ts';
@@ -31,24 +31,33 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks);
 }
 
-type Extras = { webhook: WebhookEndpoint | undefined; runs: HandlerRuns; control: ConformanceControl | undefined; table: RouteTable<DemoRoute> };
+type Extras = {
+  webhook: WebhookEndpoint | undefined;
+  runs: HandlerRuns;
+  control: ConformanceControl | undefined;
+  table: RouteTable<DemoRoute>;
+  /** Whether the handled route is mounted. */
+  handled: boolean;
+  fail: typeof expressErrorAnswers;
+};
 
 /** Routes one request the gate let through; `payment` is set when it was paid. */
-async function route(req: GateIncomingMessage, res: ServerResponse, routes: readonly DemoRoute[], extras: Extras, payment: PaymentResponse | undefined): Promise<void> {
+async function route(req: GateIncomingMessage, res: ServerResponse, extras: Extras, payment: PaymentResponse | undefined): Promise<void> {
   const method = req.method ?? '';
   const path = routerPath(req.url ?? '/');
   // The demo routes match as the gate does (exact, patterns most specific first, HEAD following GET), path as received.
   const demo = path === undefined ? undefined : extras.table.match(method, path);
   if (demo && path !== undefined) {
     const params = demo.segments === undefined ? undefined : patternParams(demo.segments, path);
-    return json(res, 200, runDemoHandler(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment, params));
+    const answer = demoAnswer(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment, params);
+    return json(res, answer.status, answer.body);
   }
   if (extras.webhook && method === 'POST' && path === extras.webhook.path) {
     const body = await readBody(req, WEBHOOK_BODY_LIMIT);
     if (body === undefined) return json(res, 413, errorBody(413));
-    return credit402WebhookMiddleware(extras.webhook.handler)(Object.assign(req, { body }), res, (error) => expressErrorAnswers(error, req, res, () => {}));
+    return credit402WebhookMiddleware(extras.webhook.handler)(Object.assign(req, { body }), res, (error) => extras.fail(error, req, res, () => {}));
   }
-  if ((method === 'GET' || method === 'HEAD') && path === HANDLED_PATH && mountsHandledRoute(routes)) {
+  if ((method === 'GET' || method === 'HEAD') && path === HANDLED_PATH && extras.handled) {
     return json(res, 200, extras.runs.answer(req.originalUrl ?? req.url ?? '/'));
   }
   if (extras.control && (path === STORE_FAULTS_PATH || path === RECORDS_PATH)) {
@@ -63,7 +72,7 @@ async function route(req: GateIncomingMessage, res: ServerResponse, routes: read
 
 /**
  * Builds the node:http server (not listening yet), with the webhook endpoint when `webhook` is given. The demo
- * handlers count their runs in `runs`, which `GET /_conformance/handled` reports. With `control`, the conformance
+ * handlers count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With `control`, the conformance
  * control routes are mounted too (only for conformance runs: they inject store faults).
  */
 export function buildHttpServer(
@@ -73,11 +82,13 @@ export function buildHttpServer(
   runs: HandlerRuns = new HandlerRuns(),
   control?: ConformanceControl,
   metrics?: MetricsEndpoint,
+  options: AppOptions = {},
 ): Server {
-  const extras: Extras = { webhook, runs, control, table: createRouteTable(routes) };
+  const fail = options.log ? expressErrorAnswersTo(options.log) : expressErrorAnswers;
+  const extras: Extras = { webhook, runs, control, table: createRouteTable(routes), handled: mountsHandledRoute(routes, options), fail };
   return createServer(withMetricsEndpoint(metrics, (req: GateIncomingMessage, res) => {
     applyCredit402(gate, req, res)
-      .then((applied) => (applied.answered ? undefined : route(req, res, routes, extras, applied.payment)))
-      .catch((error: unknown) => expressErrorAnswers(error, req, res, () => {}));
+      .then((applied) => (applied.answered ? undefined : route(req, res, extras, applied.payment)))
+      .catch((error: unknown) => fail(error, req, res, () => {}));
   }));
 }

@@ -1,9 +1,10 @@
-// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--gating G] [--port N] [--conformance-control]`: the reference server's command line.
+// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { banner } from './banner.ts';
 import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from './server-config.ts';
 import { startReferenceServer, type ServerInjections } from './start-server.ts';
+import type { LogLevel } from './server-log.ts';
 
 const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
@@ -19,7 +20,9 @@ const USAGE = `usage: credit402 serve [options]
   --conformance-control
                      mount the conformance control routes (store faults, records): conformance runs only
   --metrics-path PATH
-                     serve Prometheus metrics at PATH (GET, never gated; needs prom-client); off by default`;
+                     serve Prometheus metrics at PATH (GET, never gated; needs prom-client); off by default
+  --log-level LEVEL  info (default: one line per failure, with a code) | debug (adds stack traces);
+                     or CREDIT402_LOG_LEVEL`;
 
 function overrides(values: Record<string, string | boolean | undefined>): Partial<ServerConfig> {
   const out: Partial<ServerConfig> = {};
@@ -29,6 +32,7 @@ function overrides(values: Record<string, string | boolean | undefined>): Partia
   if (values['conformance-control'] === true) out.conformanceControl = true;
   if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
   if (typeof values.gating === 'string') out.gating = values.gating as Gating;
+  if (typeof values['log-level'] === 'string') out.logLevel = values['log-level'] as LogLevel;
   if (FRAMEWORKS.includes(values.framework as Framework)) out.framework = values.framework as Framework;
   else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be one of ${FRAMEWORKS.join(', ')}`);
   return out;
@@ -62,6 +66,7 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       'stripe-api': { type: 'string' },
       'conformance-control': { type: 'boolean' },
       'metrics-path': { type: 'string' },
+      'log-level': { type: 'string' },
       help: { type: 'boolean' },
     },
   });

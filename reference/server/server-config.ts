@@ -3,12 +3,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
+import { assertProductionSafe } from '../config/production-guards.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
 import type { CorsOptions } from '../gate/cors.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
+import { HANDLER_FAILURES, type HandlerFailure } from './demo-routes.ts';
 import { routeClaimingPath } from './route-path-claim.ts';
+import { LOG_LEVELS, type LogLevel } from './server-log.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
@@ -48,6 +51,11 @@ export interface ServerConfig {
   routes: Record<string, RouteConfig>;
   /** Ungated demo routes, `<METHOD> <path>`. */
   freeRoutes: string[];
+  /**
+   * Demo routes (keys of `routes` or `freeRoutes`) whose handler fails: `answer500` answers 500 naming its route,
+   * `throw` throws, answered 500 by the framework. The conformance profile's `failingHandlers` (CR-4.7, CR-13.27).
+   */
+  failingHandlers?: Record<string, HandlerFailure>;
   stripeSecretKey: string;
   stripePublishableKey: string;
   serverSecret: string;
@@ -78,9 +86,11 @@ export interface ServerConfig {
   refundOnHandlerError?: boolean;
   /**
    * Gate option: limit of new-payment attempts per client address and/or global (`{ perAddress?: { max, windowMs },
-   * global?: { max, windowMs } }`), answered 429 with Retry-After; per process, in memory. Default off.
+   * global?: { max, windowMs }, counts?: "attempts" | "failures" }`), answered 429 with Retry-After; per process, in
+   * memory. Default: 60 failed new payments per address and 600 in all per 10 minutes, counting only failures on the
+   * payer's side (DEFAULT_NEW_PAYMENT_RATE_LIMIT); `false` turns it off.
    */
-  newPaymentRateLimit?: NewPaymentRateLimit;
+  newPaymentRateLimit?: NewPaymentRateLimit | false;
   /** Gate option: the browser origins allowed to call the gated routes (CORS); off by default. */
   cors?: CorsOptions;
   /**
@@ -94,6 +104,11 @@ export interface ServerConfig {
    * conformance runs only, never in production: anyone could make the store fail. Default false.
    */
   conformanceControl?: boolean;
+  /**
+   * `info` (default): every failure (store, processor, webhook, a handler that throws) is one log line with a code;
+   * `debug` adds its stack traces (`--log-level`, CREDIT402_LOG_LEVEL).
+   */
+  logLevel?: LogLevel;
   /**
    * With `stripeApi: "embedded"`: serve the emulator's control API (journal, faults, events; tests only). Default false:
    * the embedded emulator then answers nothing but the Stripe API, and never hands out the webhook secret.
@@ -161,6 +176,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.STRIPE_WEBHOOK_SECRET) out.stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET;
   if (env.CREDIT402_CONFORMANCE_CONTROL !== undefined) out.conformanceControl = env.CREDIT402_CONFORMANCE_CONTROL;
   if (env.CREDIT402_METRICS_PATH) out.metricsPath = env.CREDIT402_METRICS_PATH;
+  if (env.CREDIT402_LOG_LEVEL) out.logLevel = env.CREDIT402_LOG_LEVEL;
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
   return out;
@@ -200,11 +216,30 @@ function check(config: Record<string, unknown>): ServerConfig {
   }
   assertLiveKeysReachStripe({ ...config, stripeApi });
   checkGating(config);
+  checkFailingHandlers(config);
   checkWebhookPath(config);
   checkMetricsPath(config);
   checkConformanceControl(config);
+  assertProductionSafe({ ...config, stripeApi });
   checkReconcileEveryMs(config.reconcileEveryMs);
+  checkLogLevel(config.logLevel);
   return config as unknown as ServerConfig;
+}
+
+/** `failingHandlers`: an object mapping configured route keys to `answer500` or `throw`. */
+function checkFailingHandlers(config: Record<string, unknown>): void {
+  const failing = config.failingHandlers;
+  if (failing === undefined) return;
+  if (typeof failing !== 'object' || failing === null || Array.isArray(failing)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'failingHandlers must map route keys to "answer500" or "throw"');
+  }
+  const keys = new Set(configuredRouteKeys(config));
+  for (const [key, how] of Object.entries(failing)) {
+    if (!keys.has(key)) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `failingHandlers names ${key}, which is not a key of routes or freeRoutes`);
+    if (!HANDLER_FAILURES.includes(how as HandlerFailure)) {
+      throw new Credit402ConfigError('ERR_SERVER_CONFIG', `failingHandlers["${key}"] must be ${HANDLER_FAILURES.join(' or ')}, got ${JSON.stringify(how)}`);
+    }
+  }
 }
 
 /** `gating`: `table` or `per-route`, and per-route only on a framework with a router of its own. */
@@ -257,6 +292,11 @@ function checkReconcileEveryMs(value: unknown): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_RECONCILE_EVERY_MS) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `reconcileEveryMs must be 0 (off) or an integer number of milliseconds up to ${MAX_RECONCILE_EVERY_MS}, got ${String(value)}`);
   }
+}
+
+function checkLogLevel(value: unknown): void {
+  if (value === undefined || LOG_LEVELS.includes(value as LogLevel)) return;
+  throw new Credit402ConfigError('ERR_SERVER_CONFIG', `logLevel (--log-level, CREDIT402_LOG_LEVEL) must be ${LOG_LEVELS.join(' or ')}, got ${String(value)}`);
 }
 
 /** The interval of the scheduled reconciliation, 0 when off: the configured one, else 5 minutes against Stripe or the embedded emulator. */

@@ -12,15 +12,17 @@ import { scheduleReconcile, type ReconcileSchedule } from '../reconcile/reconcil
 import type { Store } from '../stores/store.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
+import { assertProductionSafe } from '../config/production-guards.ts';
 import { ConformanceControl, controlPathTaken } from './conformance-control.ts';
 import { trackInFlight } from './in-flight.ts';
 import { StoreFaults, withStoreFaults } from './store-faults.ts';
 import { buildStore } from './build-store.ts';
 import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
-import { demoRoutes, type WebhookEndpoint } from './demo-routes.ts';
+import { demoRoutes, type AppOptions, type WebhookEndpoint } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
 import { reconcileInterval, type ServerConfig } from './server-config.ts';
 import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
+import { createServerLog, type ServerLog } from './server-log.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
@@ -76,8 +78,14 @@ export function gateOptions(config: ServerConfig, store: Store, stripeApi: { str
     refundOnHandlerError: config.refundOnHandlerError,
     newPaymentRateLimit: config.newPaymentRateLimit,
     cors: config.cors,
+    onError: serverLog(config).reporter('credit402'),
     ...stripeApi,
   };
+}
+
+/** The failure log of a server configuration: one line per failure with a code, stacks at `logLevel` debug. */
+export function serverLog(config: Pick<ServerConfig, 'logLevel'>): ServerLog {
+  return createServerLog(config.logLevel ? { level: config.logLevel } : {});
 }
 
 /**
@@ -120,24 +128,26 @@ async function listen(
   injected: ServerInjections,
   metrics: MetricsEndpoint | undefined,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes);
+  const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes, config.failingHandlers);
+  // The handled route is a conformance route: mounted with the control routes only.
+  const options: AppOptions = { handled: control !== undefined, log: serverLog(config) };
   // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
   const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
     const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics, prices);
+    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics, prices, options);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
   if (config.framework === 'http') {
     const { buildHttpServer } = await import('./http-app.ts');
-    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control, metrics), config);
+    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control, metrics, options), config);
   }
   const express = injected.express as ExpressModule | undefined;
   const app = prices
-    ? (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-per-route.ts'))).buildExpressPerRouteApp(gate, routes, prices, webhook, undefined, control, express)
-    : (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'))).buildExpressApp(gate, routes, webhook, undefined, control, express);
+    ? (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-per-route.ts'))).buildExpressPerRouteApp(gate, routes, prices, webhook, undefined, control, express, options)
+    : (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'))).buildExpressApp(gate, routes, webhook, undefined, control, express, options);
   return listenNode(createServer(withMetricsEndpoint(metrics, app)), config);
 }
 
@@ -156,12 +166,14 @@ export interface ServerInjections {
  * Starts the reference server described by `config`; `store` replaces the configured one (tests, fault
  * injection). The webhook endpoint is mounted when `stripeWebhookSecret` is set; with the embedded
  * emulator it is always mounted (with a generated secret unless one is set) and registered there, in-process.
- * The embedded emulator serves its control API only with `emulatorControl`. Live keys start only against Stripe.
- * With `conformanceControl`, the gate and webhooks use the store behind {@link StoreFaults}, and the
- * control routes (store faults, records) are mounted: for conformance runs only.
+ * The embedded emulator serves its control API only with `emulatorControl`. Live keys start only against Stripe,
+ * and never with a public serverSecret (ERR_SERVER_SECRET). With `conformanceControl` (refused with live keys or
+ * Stripe itself: ERR_CONFORMANCE_CONTROL), the gate and webhooks use the store behind {@link StoreFaults}, and the
+ * conformance routes (store faults, records, the handled route) are mounted: for conformance runs only.
  */
 export async function startReferenceServer(config: ServerConfig, injected: ServerInjections = {}): Promise<RunningServer> {
   assertLiveKeysReachStripe(config);
+  assertProductionSafe(config);
   // Only the framework, store driver and emulator in use are loaded.
   const emulatorModule = config.stripeApi === 'embedded'
     ? await withOptionalPackage('credit402-stripe-emulator', 'the embedded Stripe emulator (stripeApi "embedded", the default; or pass --stripe-api stripe|URL)', () => import('credit402-stripe-emulator'))
@@ -190,6 +202,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
         stripeSecretKey: config.stripeSecretKey,
         stripeWebhookSecret: secret,
         store: engineStore,
+        onError: serverLog(config).reporter('credit402 webhook'),
         ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
         ...stripeApi,
       }),

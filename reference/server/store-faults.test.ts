@@ -1,5 +1,6 @@
 // StoreFaults and withStoreFaults: faults scoped by clientId and operation, skip and count, records as writes, pass-through.
 import { describe, expect, it } from 'vitest';
+import { LateDeductionError } from '../stores/deduction-deadline.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { TransactionRecord } from '../stores/store.ts';
 import { InjectedStoreOutage, StoreFaults, withStoreFaults } from './store-faults.ts';
@@ -68,6 +69,30 @@ describe('withStoreFaults', () => {
     await expect(inner.listTransactions?.(A)).resolves.toHaveLength(1);
     await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10 })).resolves.toEqual({ status: 'deducted', balance: 80 });
     expect(faults.list(A)).toEqual([{ clientId: A, operation: 'deductBalance', skip: 0, count: 1, replyLost: true, fired: 1 }]);
+  });
+
+  it('with delayMs, holds the call that long, then fails it without touching the store', async () => {
+    const { inner, faults, store } = setup();
+    await inner.addBalance(A, 'usd', 100);
+    faults.arm({ clientId: A, operation: 'deductBalance', skip: 0, count: 1, delayMs: 60 });
+    const started = performance.now();
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10 })).rejects.toThrow(/injected store outage after a hold of 60 ms/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    await expect(inner.getClient(A)).resolves.toMatchObject({ balances: { usd: 100 } });
+    expect(faults.list(A)).toEqual([{ clientId: A, operation: 'deductBalance', skip: 0, count: 1, delayMs: 60, fired: 1 }]);
+  });
+
+  it('with delayMs and proceed, holds the call and then makes it, a deduction only within its caller\'s deadline (CR-6.9, CR-8.12)', async () => {
+    const { inner, faults, store } = setup();
+    await inner.addBalance(A, 'usd', 100);
+    faults.arm({ clientId: A, operation: 'any', skip: 0, count: 3, delayMs: 40, proceed: true });
+    // In time: made, with what is left of its caller's wait.
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10, timeoutMs: 5_000 })).resolves.toEqual({ status: 'deducted', balance: 90 });
+    // Late: the caller stopped waiting during the hold; the store refuses it, as a store refuses a deduction past its deadline.
+    await expect(store.deductBalance({ clientId: A, currency: 'usd', amount: 10, timeoutMs: 20 })).rejects.toBeInstanceOf(LateDeductionError);
+    await expect(store.addBalance(A, 'usd', 5)).resolves.toBe(95);
+    await expect(inner.getClient(A)).resolves.toMatchObject({ balances: { usd: 95 } });
+    expect(faults.list(A)[0]?.fired).toBe(3);
   });
 
   it('has the optional methods exactly when the store has them, and passes the others through', async () => {

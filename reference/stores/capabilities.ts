@@ -2,7 +2,9 @@
 import type { Store } from './store.ts';
 
 /** The methods every store implements. */
-export const REQUIRED_STORE_METHODS = ['deductBalance', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'close'] as const;
+export const REQUIRED_STORE_METHODS = [
+  'deductBalance', 'refundDeduction', 'addBalance', 'ensureClient', 'getClient', 'getStoreId', 'creditTopUp', 'close',
+] as const;
 
 /**
  * The optional methods by group: the transaction `log`, the `robustness` profile (spec §14: webhook crediting,

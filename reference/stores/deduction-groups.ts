@@ -1,5 +1,6 @@
 // Group commit of a store's deductions: those asked for in one event-loop turn are committed together, in one transaction.
-import type { Deduction, DeductionResult } from './store.ts';
+import type { DeductionResult } from './store.ts';
+import type { BackendDeduction } from './store-backend.ts';
 
 /** One deduction's part of a batch: its result, or the error that failed it alone. */
 export type DeductionOutcome = { ok: true; result: DeductionResult } | { ok: false; error: unknown };
@@ -9,7 +10,7 @@ export const MAX_GROUP_SIZE = 256;
 
 /** A deduction waiting for its batch's commit. */
 interface Pending {
-  deduction: Deduction;
+  deduction: BackendDeduction;
   resolve(result: DeductionResult): void;
   reject(error: unknown): void;
 }
@@ -20,7 +21,7 @@ export interface GroupCommitter {
    * Commits `deductions` in one transaction and resolves their outcomes, in order, once committed; rejects when
    * nothing was committed. SQLite runs it synchronously at first; Postgres sends one statement.
    */
-  commit(deductions: readonly Deduction[]): Promise<DeductionOutcome[]>;
+  commit(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]>;
 }
 
 /**
@@ -43,7 +44,7 @@ export class DeductionGroups {
   }
 
   /** Queues `deduction` for this turn's commit; settles after it. */
-  deduct(deduction: Deduction): Promise<DeductionResult> {
+  deduct(deduction: BackendDeduction): Promise<DeductionResult> {
     return new Promise<DeductionResult>((resolve, reject) => {
       this.#pending.push({ deduction, resolve, reject });
       if (this.#pending.length >= MAX_GROUP_SIZE) {

@@ -1,13 +1,14 @@
 // The guarded-store layer: the closed check, the argument guards and the transaction-log switch, once for every shipped store.
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
   TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import type { StoreBackend } from './store-backend.ts';
 import { copyTransaction } from './transaction-records.ts';
+import { notAfter } from './deduction-deadline.ts';
 import {
-  assertCurrency, assertDeduction, assertLockRequest, assertNonEmptyString, assertSafeInteger, assertTopUpCredit,
+  assertCurrency, assertDeduction, assertDeductionRefund, assertLockRequest, assertNonEmptyString, assertSafeInteger, assertTopUpCredit,
   assertTopUpReversal, assertTransactionRecord, closedError,
 } from './validate.ts';
 
@@ -62,17 +63,31 @@ export class GuardedStore implements Store {
     try {
       this.#assertOpen();
       assertDeduction(deduction);
-      const { clientId, currency, amount, record, request } = deduction;
+      const { clientId, currency, amount, record, request, timeoutMs } = deduction;
       return this.#backend.deductBalance({
         clientId,
         currency,
         amount,
         record: record !== undefined && this.#keepsLog ? copyTransaction(record) : undefined,
         request: request === undefined ? undefined : { id: request.id, fingerprint: request.fingerprint, ttlMs: request.ttlMs },
+        timeoutMs,
+        notAfter: notAfter(timeoutMs),
       });
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  async refundDeduction(refund: DeductionRefund): Promise<number> {
+    this.#assertOpen();
+    assertDeductionRefund(refund);
+    const { clientId, currency, amount, recordId, requestId } = refund;
+    return this.#backend.refundDeduction({ clientId, currency, amount, recordId: this.#keepsLog ? recordId : undefined, requestId });
+  }
+
+  async getStoreId(): Promise<string> {
+    this.#assertOpen();
+    return this.#backend.getStoreId();
   }
 
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -127,10 +142,11 @@ export class GuardedStore implements Store {
     await this.#backend.markEventProcessed(eventId);
   }
 
-  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+  /** The lease is taken under `token` when given (validated: {@link assertLockRequest}), else under a fresh random one. */
+  async acquireLock(name: string, ttlMs: number, token?: string): Promise<string | null> {
     this.#assertOpen();
-    assertLockRequest(name, ttlMs);
-    return this.#backend.acquireLock(name, ttlMs);
+    assertLockRequest(name, ttlMs, token);
+    return this.#backend.acquireLock(name, ttlMs, token ?? randomUUID());
   }
 
   async releaseLock(name: string, token: string): Promise<boolean> {

@@ -3,3 +3,4 @@
 export type * from './store.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
 export { withStoreDeadlines, StoreTimeoutError, DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.ts';
+export { LockTokenError, MAX_LOCK_TOKEN_LENGTH } from './validate.ts';

@@ -1,6 +1,6 @@
 // How long a store keeps its transaction log: the shared default and the check of `transactionTtlSeconds`.
 
-/** Default lifetime of log records, in seconds: 90 days (Redis, SQLite and Postgres alike). */
+/** Default lifetime of log records (SQLite, Postgres) and of Redis's credited markers, in seconds: 90 days. Redis's log keeps 1 hour (redis-options.ts). */
 export const DEFAULT_TRANSACTION_TTL_SECONDS = 90 * 24 * 60 * 60;
 
 /**

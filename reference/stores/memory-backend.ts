@@ -1,12 +1,11 @@
 // The memory store's data: Maps in this process, atomic because no method awaits between its read and its write.
-import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, Deduction, DeductionRequest, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
-  TopUpReversalResult, TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRequest, DeductionResult, TopUpCredit, TopUpCreditResult,
+  TopUpReversal, TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import type { MemoryStore } from './memory-store.ts';
 import type { StoreBackend } from './store-backend.ts';
-import { addSaturating, assertNoOverflow, reversalTake } from './validate.ts';
+import { addSaturating, assertNonEmptyString, assertNoOverflow, reversalTake } from './validate.ts';
 
 /** A client as kept: balances per currency (a currency never held has no entry). */
 interface Client { balances: Map<Currency, number>; topUps: number; createdAt: string }
@@ -32,13 +31,20 @@ export class MemoryBackend implements StoreBackend {
   readonly #requests = new Map<string, KeptRequest>();
   /** Kept request ids at which the next sweep of expired ones runs. */
   #sweepAt = MIN_REQUEST_SWEEP;
+  /** Random per instance unless given (tests): nothing of this store outlives it. */
+  readonly #storeId: string;
 
-  /** Keeps at most `maxTransactionsPerClient` records per client; a RangeError unless it is a positive safe integer. */
-  constructor(maxTransactionsPerClient: number) {
+  /**
+   * Keeps at most `maxTransactionsPerClient` records per client (a RangeError unless it is a positive safe integer);
+   * `storeId` is the store's id (a TypeError unless a non-empty string).
+   */
+  constructor(maxTransactionsPerClient: number, storeId: string) {
     if (!Number.isSafeInteger(maxTransactionsPerClient) || maxTransactionsPerClient < 1) {
       throw new RangeError('maxTransactionsPerClient must be a positive safe integer');
     }
+    assertNonEmptyString(storeId, 'storeId');
     this.#maxTransactions = maxTransactionsPerClient;
+    this.#storeId = storeId;
   }
 
   /** Request ids kept now, expired ones not swept yet included. */
@@ -46,6 +52,7 @@ export class MemoryBackend implements StoreBackend {
     return this.#requests.size;
   }
 
+  /** Applied at the call, so always within its caller's deadline: `timeoutMs` needs no check here. */
   async deductBalance({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
     // The clock is read only for a request id (its expiry).
     const now = request === undefined ? 0 : Date.now();
@@ -70,6 +77,17 @@ export class MemoryBackend implements StoreBackend {
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
     assertNoOverflow(this.#balanceOf(clientId, currency), amount);
     return this.#add(this.#ensure(clientId), currency, amount);
+  }
+
+  async refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
+    assertNoOverflow(this.#balanceOf(clientId, currency), amount);
+    if (requestId !== undefined) this.#requests.delete(requestKey(clientId, requestId));
+    if (recordId !== undefined) this.#removeRecord(clientId, recordId);
+    return this.#add(this.#ensure(clientId), currency, amount);
+  }
+
+  async getStoreId(): Promise<string> {
+    return this.#storeId;
   }
 
   async ensureClient(clientId: string): Promise<void> {
@@ -141,11 +159,10 @@ export class MemoryBackend implements StoreBackend {
     this.#events.add(eventId);
   }
 
-  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+  async acquireLock(name: string, ttlMs: number, token: string): Promise<string | null> {
     const now = Date.now();
     const held = this.#locks.get(name);
     if (held !== undefined && held.expiresAt > now) return null;
-    const token = randomUUID();
     this.#locks.set(name, { token, expiresAt: now + ttlMs });
     return token;
   }
@@ -202,6 +219,18 @@ export class MemoryBackend implements StoreBackend {
       this.#sweepAt = Math.max(MIN_REQUEST_SWEEP, 2 * this.#requests.size);
     }
     this.#requests.set(requestKey(clientId, request.id), { fingerprint: request.fingerprint, repeated: false, expiresAt: now + request.ttlMs });
+  }
+
+  /** Removes the client's record `recordId`, searched from the newest: a refunded deduction is a recent one. */
+  #removeRecord(clientId: string, recordId: string): void {
+    const log = this.#transactions.get(clientId);
+    if (log === undefined) return;
+    for (let i = log.length - 1; i >= 0; i--) {
+      if (log[i]?.id === recordId) {
+        log.splice(i, 1);
+        return;
+      }
+    }
   }
 
   #append(record: TransactionRecord): void {

@@ -1,4 +1,5 @@
 // In-process store: the guarded-store layer around Maps held in this process (memory-backend.ts).
+import { randomUUID } from 'node:crypto';
 import { GuardedStore } from './guarded-store.ts';
 import { MemoryBackend } from './memory-backend.ts';
 
@@ -8,6 +9,11 @@ export interface MemoryStoreOptions {
   recordTransactions?: boolean;
   /** Records kept per client, the oldest dropped first, so a long-running process stays bounded; default 10000. */
   maxTransactionsPerClient?: number;
+  /**
+   * The store's id (CR-7.16); default a random UUID, new with every instance, as the store keeps nothing. Give one only
+   * in tests that need to know it: two stores with one id send the same charge idempotency keys.
+   */
+  storeId?: string;
 }
 
 /**
@@ -20,9 +26,9 @@ export interface MemoryStoreOptions {
 export class MemoryStore extends GuardedStore {
   readonly #backend: MemoryBackend;
 
-  /** Throws a RangeError when `maxTransactionsPerClient` is not a positive safe integer. */
+  /** Throws a RangeError when `maxTransactionsPerClient` is not a positive safe integer, a TypeError for an empty `storeId`. */
   constructor(options: MemoryStoreOptions = {}) {
-    const backend = new MemoryBackend(options.maxTransactionsPerClient ?? 10_000);
+    const backend = new MemoryBackend(options.maxTransactionsPerClient ?? 10_000, options.storeId ?? randomUUID());
     super(backend, { name: 'MemoryStore', recordTransactions: options.recordTransactions ?? true });
     this.#backend = backend;
   }

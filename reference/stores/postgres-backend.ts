@@ -1,12 +1,12 @@
 // The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip; deductions grouped per turn.
-import { randomUUID } from 'node:crypto';
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
 import type { PostgresStore } from './postgres-store.ts';
-import type { StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, StoreBackend } from './store-backend.ts';
+import { LateDeductionError, remoteMarginMs } from './deduction-deadline.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
 import { deductBatchParameters, deductParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
@@ -40,6 +40,8 @@ export interface PostgresBackendSettings {
   ownsPool: boolean;
   /** How long log records are kept, in ms; undefined when the store keeps no log. */
   transactionTtlMs: number | undefined;
+  /** The store's id, read at connect. */
+  storeId: string;
 }
 
 /** The backend of {@link PostgresStore}: see there for the schema, the functions and the round trips. */
@@ -66,8 +68,18 @@ export class PostgresBackend implements StoreBackend {
    * Joins this event-loop turn's group (deduction-groups.ts): the turn's deductions go in one `deduct_batch`
    * statement, so one commit, and each settles once that statement answered (a lone deduction calls `deduct`).
    */
-  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+  deductBalance(deduction: BackendDeduction): Promise<DeductionResult> {
     return this.#groups.deduct(deduction);
+  }
+
+  refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
+    return this.#query(this.#sql.refund, [clientId, currency, String(amount), recordId ?? null, requestId ?? null]).then(
+      (result) => integerOf(oneRow(result, 'refund_deduction'), 'new_balance'),
+    );
+  }
+
+  async getStoreId(): Promise<string> {
+    return this.#settings.storeId;
   }
 
   /**
@@ -75,14 +87,14 @@ export class PostgresBackend implements StoreBackend {
    * victim is sent again (nothing of it was applied); one it rolled back for a data error is run one deduction at a
    * time, in the order asked, so that only the faulty one fails. Any other failure fails every deduction of it.
    */
-  async #deductBatch(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
-    if (deductions.length === 1) return [await outcomeOf(this.#deductOne(deductions[0] as Deduction))];
+  async #deductBatch(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
+    if (deductions.length === 1) return [await outcomeOf(this.#deductOne(deductions[0] as BackendDeduction))];
     const order = lockOrder(deductions);
-    const sent = order.map((i) => deductions[i] as Deduction);
+    const sent = order.map((i) => deductions[i] as BackendDeduction);
     let result: QueryResult<Row> | undefined;
     for (let attempt = 1; result === undefined; attempt++) {
       try {
-        result = await this.#query(this.#sql.deductBatch, deductBatchParameters(sent));
+        result = await this.#query(this.#sql.deductBatch, () => [...deductBatchParameters(sent), budgetOf(sent)]);
       } catch (error) {
         if (isRetryableBatchFailure(error) && attempt < BATCH_ATTEMPTS) continue;
         if (isPerDeductionFailure(error)) return this.#deductOneByOne(deductions);
@@ -110,15 +122,15 @@ export class PostgresBackend implements StoreBackend {
   }
 
   /** Each deduction alone, in the order asked (two of one client stay sequential). */
-  async #deductOneByOne(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
+  async #deductOneByOne(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
     const outcomes: DeductionOutcome[] = [];
     for (const deduction of deductions) outcomes.push(await outcomeOf(this.#deductOne(deduction)));
     return outcomes;
   }
 
   /** One deduction in its own statement (`deduct`). */
-  async #deductOne(deduction: Deduction): Promise<DeductionResult> {
-    const result = await this.#query(this.#sql.deduct, deductParameters(deduction));
+  async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
+    const result = await this.#query(this.#sql.deduct, () => [...deductParameters(deduction), budgetOf([deduction])]);
     if (deduction.record !== undefined) this.#pruner?.appended();
     return toDeductionResult(oneRow(result, 'deduct'));
   }
@@ -167,8 +179,7 @@ export class PostgresBackend implements StoreBackend {
     await this.#query(this.#sql.markEvent, [eventId]);
   }
 
-  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
-    const token = randomUUID();
+  async acquireLock(name: string, ttlMs: number, token: string): Promise<string | null> {
     const [row] = (await this.#query(this.#sql.acquire, [name, token, String(ttlMs)])).rows;
     return row === undefined ? null : textOf(row, 'token');
   }
@@ -192,16 +203,25 @@ export class PostgresBackend implements StoreBackend {
    * Runs one statement on a pooled connection: one round trip (an idle connection is handed out without one).
    * Columns come back as text ({@link RAW_TEXT}). A connection that failed, or whose answer did not come within
    * `answerTimeoutMs`, is dropped from the pool; one that answered with an error (a server-side failure) is reused.
+   * `values` may be made once the connection is there (a deduction's budget: the pool's wait counts against it), and
+   * may throw (a deduction already late), which sends nothing.
    */
-  async #query(text: string, values: Parameter[]): Promise<QueryResult<Row>> {
+  async #query(text: string, values: Parameter[] | (() => Parameter[])): Promise<QueryResult<Row>> {
     const client = await this.#pool.connect();
+    let parameters: Parameter[];
+    try {
+      parameters = typeof values === 'function' ? values() : values;
+    } catch (error) {
+      client.release(); // nothing was sent: the connection is as good as before
+      throw error;
+    }
     let broken: Error | undefined;
     const onError = (error: Error): void => {
       broken = error;
     };
     client.on('error', onError);
     try {
-      const config: TimedQuery = { text, values, types: RAW_TEXT, query_timeout: this.#settings.answerTimeoutMs };
+      const config: TimedQuery = { text, values: parameters, types: RAW_TEXT, query_timeout: this.#settings.answerTimeoutMs };
       return await client.query<Row>(config);
     } catch (error) {
       if (sqlStateOf(error) === undefined) broken ??= error instanceof Error ? error : new Error(String(error));
@@ -211,6 +231,23 @@ export class PostgresBackend implements StoreBackend {
       client.release(broken ?? false);
     }
   }
+}
+
+/**
+ * The budget, in ms (as text), of a statement deducting `deductions`: the time left before the earliest caller's
+ * deadline, less the margin of a store on another host (deduction-deadline.ts), read on the server's own clock from
+ * the statement's start (`within_budget`); null when none has a deadline. Throws a {@link LateDeductionError}, so
+ * that nothing is sent, when none is left: the pool's wait used it up.
+ */
+function budgetOf(deductions: readonly BackendDeduction[]): string | null {
+  let budget = Number.POSITIVE_INFINITY;
+  const now = performance.now();
+  for (const { notAfter, timeoutMs } of deductions) {
+    if (notAfter !== undefined && timeoutMs !== undefined) budget = Math.min(budget, notAfter - remoteMarginMs(timeoutMs) - now);
+  }
+  if (budget === Number.POSITIVE_INFINITY) return null;
+  if (budget < 1) throw new LateDeductionError('PostgresStore');
+  return String(Math.floor(budget));
 }
 
 /** The outcome of one deduction: its result, or the error that failed it. */

@@ -1,4 +1,6 @@
 // The Postgres store's own failures, and how it tells the server's error codes apart.
+import { LateDeductionError } from './deduction-deadline.ts';
+import { LATE_SQLSTATE } from './postgres-version3.ts';
 
 /** A failure of the Postgres store itself (not of one argument); `code` says which. */
 export class PostgresStoreError extends Error {
@@ -42,6 +44,7 @@ export function reasonOf(error: unknown): string {
 export function storeErrorOf(error: unknown, statementTimeoutMs: number): unknown {
   const state = sqlStateOf(error);
   if (state === OVERFLOW_SQLSTATE) return new RangeError(reasonOf(error), { cause: error });
+  if (state === LATE_SQLSTATE) return new LateDeductionError('PostgresStore');
   if (state === CANCELED_SQLSTATE) {
     return new PostgresStoreError('ERR_PG_TIMEOUT', `PostgresStore: the statement was cancelled after statementTimeoutMs (${statementTimeoutMs} ms); nothing was changed`, { cause: error });
   }

@@ -3,9 +3,10 @@ import type { PoolClient } from 'pg';
 import { deductBatchFunction } from './postgres-deduct-batch.ts';
 import { postgresFunctions } from './postgres-functions.ts';
 import { integerOf, RAW_TEXT } from './postgres-rows.ts';
+import { version3 } from './postgres-version3.ts';
 
 /** The schema version this code reads and writes. */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 /** How long the migration at connect may wait for another process's migration (it holds the advisory lock). */
 const MIGRATION_TIMEOUT_MS = 60_000;
@@ -86,7 +87,15 @@ function version2(s: string): string {
 }
 
 /** The migrations in order: entry i brings the schema from version i to version i + 1. */
-const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2];
+const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3];
+
+/** The store's id (schema version 3 makes it), read on `client`. */
+export async function readStoreId(client: PoolClient, name: string): Promise<string> {
+  const result = await client.query<{ id: string }>({ text: `SELECT id FROM ${quoteIdentifier(name)}.store`, types: RAW_TEXT });
+  const id = result.rows[0]?.id;
+  if (typeof id !== 'string' || id === '') throw new Error(`PostgresStore: the schema ${name} holds no store id`);
+  return id;
+}
 
 /**
  * Brings the schema `name` to {@link POSTGRES_SCHEMA_VERSION} on `client`, in one transaction that first takes an

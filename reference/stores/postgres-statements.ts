@@ -2,10 +2,17 @@
 
 /** The statements of a store on the schema `s` (already quoted); `$n` are the parameters, all sent as text. */
 export interface PostgresStatements {
-  /** (client, currency, amount, request id, fingerprint, ttl ms, record id, created at, payment intent, resource) → outcome, new_balance. */
+  /**
+   * (client, currency, amount, request id, fingerprint, ttl ms, record id, created at, payment intent, resource, budget
+   * ms) → outcome, new_balance; rolled back with SQLSTATE C4L8T when it ran longer than the budget (NULL: none).
+   */
   deduct: string;
-  /** The ten arrays of postgres-deduct-batch.ts → ord, outcome, new_balance: one row per deduction. */
+  /** The ten arrays of postgres-deduct-batch.ts and a budget (as `deduct`) → ord, outcome, new_balance: one row per deduction. */
   deductBatch: string;
+  /** (client, currency, amount, record id, request id) → new_balance; SQLSTATE 22003 on overflow. */
+  refund: string;
+  /** () → id: the store's id. */
+  storeId: string;
   /** (client, currency, amount) → new_balance; SQLSTATE 22003 on overflow. */
   add: string;
   /** (client): creates the client when missing. */
@@ -40,10 +47,13 @@ export interface PostgresStatements {
 /** The statements for the schema `s` (a quoted identifier). */
 export function postgresStatements(s: string): PostgresStatements {
   return {
-    deduct: `SELECT outcome, new_balance FROM ${s}.deduct($1::text, $2::text, $3::bigint, $4::text, $5::text, $6::bigint,
-      $7::text, $8::text, $9::text, $10::text)`,
-    deductBatch: `SELECT ord, outcome, new_balance FROM ${s}.deduct_batch($1::text[], $2::text[], $3::bigint[], $4::text[],
-      $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+    // The select list runs after the function (a function scan is read once complete): a late statement rolls back.
+    deduct: `SELECT outcome, new_balance, ${s}.within_budget($11::bigint) FROM ${s}.deduct($1::text, $2::text, $3::bigint,
+      $4::text, $5::text, $6::bigint, $7::text, $8::text, $9::text, $10::text)`,
+    deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_budget($11::bigint) FROM ${s}.deduct_batch($1::text[],
+      $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+    refund: `SELECT new_balance FROM ${s}.refund_deduction($1::text, $2::text, $3::bigint, $4::text, $5::text)`,
+    storeId: `SELECT id FROM ${s}.store`,
     add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
     ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())
       ON CONFLICT (client_id) DO NOTHING`,

@@ -43,8 +43,17 @@ const deduct = async (store: Store, clientId: string, amount: number): Promise<n
 const column = async (sql: string, values: unknown[], name: string): Promise<unknown[]> =>
   (await admin.query<Record<string, unknown>>(sql, values)).rows.map((row) => row[name]);
 
-describeStoreConformance('PostgresStore', () => connect());
-describeStoreConformance('PostgresStore without log', () => connect({ recordTransactions: false }));
+/** The store id cases' storage: a fresh schema is new storage; the same schema, reopened. */
+const schemaOf = new WeakMap<Store, string>();
+const connectOn = async (on: string): Promise<Store> => {
+  const store = await connect({ schema: on });
+  schemaOf.set(store, on);
+  return store;
+};
+const storeIdStorage = { fresh: () => connectOn(newSchema()), reopen: (store: Store) => connectOn(schemaOf.get(store) ?? schema) };
+
+describeStoreConformance('PostgresStore', () => connect(), undefined, storeIdStorage);
+describeStoreConformance('PostgresStore without log', () => connect({ recordTransactions: false }), undefined, storeIdStorage);
 
 describe('PostgresStore specifics', () => {
   it('deducts with its record and request id, credits and reverses in one round trip each', async () => {
@@ -100,6 +109,26 @@ describe('PostgresStore specifics', () => {
     await again.close();
     const versions = await column(`SELECT version FROM ${quoteIdentifier(fresh)}.schema_version`, [], 'version');
     expect(versions).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('migrates a version 2 schema to 3: a store id of its own, kept from then on, balances as they were (CR-7.16)', async () => {
+    const older = newSchema();
+    const q = quoteIdentifier(older);
+    const first = await connect({ schema: older });
+    await first.addBalance('client-v2', 'usd', 40);
+    await first.close();
+    await admin.query(`DROP TABLE ${q}.store; DROP FUNCTION ${q}.refund_deduction; DROP FUNCTION ${q}.within_budget;
+      DELETE FROM ${q}.schema_version WHERE version = 3`);
+    const migrated = await connect({ schema: older });
+    const id = await migrated.getStoreId();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await migrated.getClient('client-v2')).toMatchObject({ balances: { usd: 40 } });
+    expect(await migrated.refundDeduction({ clientId: 'client-v2', currency: 'usd', amount: 2 })).toBe(42);
+    await migrated.close();
+    const again = await connect({ schema: older });
+    expect(await again.getStoreId()).toBe(id);
+    await again.close();
+    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual([1, 2, 3]);
   });
 
   it('refuses a schema newer than this code, with ERR_PG_SCHEMA', async () => {

@@ -6,7 +6,7 @@ import { NO_ANSWER_MARGIN_MS, PostgresBackend } from './postgres-backend.ts';
 import { PostgresStoreError, reasonOf } from './postgres-error.ts';
 import { redactUrl } from './redact-url.ts';
 import { postgresSettings, type PostgresSettings, type PostgresStoreOptions } from './postgres-options.ts';
-import { migratePostgresSchema } from './postgres-schema.ts';
+import { migratePostgresSchema, readStoreId } from './postgres-schema.ts';
 
 export { PostgresStoreError } from './postgres-error.ts';
 export type { PostgresStoreOptions } from './postgres-options.ts';
@@ -18,15 +18,16 @@ const CONNECT_TIMEOUT_MS = 5000;
  * A store in a PostgreSQL schema (default `credit402`), shared by any number of processes and hosts. Tables:
  * `clients`, `balances` (per client and currency), `credited_payment_intents`, `reversals`, `transactions` (the
  * log, in `seq` order), `deduction_requests` (kept request ids, pruned as they expire), `processed_events` and
- * `locks` (leases on the server's clock), plus `schema_version`. Money is BIGINT with CHECKs keeping balances
+ * `locks` (leases on the server's clock), `store` (the store's random id, CR-7.16), plus `schema_version`. Money is BIGINT with CHECKs keeping balances
  * within ±(2^53 − 1); values travel as decimal text and are range-checked, never read as floats.
  *
  * Every operation is one statement, so one round trip: `deductBalance` (with its record and request id),
- * `addBalance`, `creditTopUp` and `reverseTopUp` call plpgsql functions the schema holds (postgres-functions.ts),
+ * `addBalance`, `refundDeduction`, `creditTopUp` and `reverseTopUp` call plpgsql functions the schema holds (postgres-functions.ts),
  * whose row locks keep them correct under READ COMMITTED. The deductions of one event-loop turn share one
  * statement and one commit (`deduct_batch`, postgres-deduct-batch.ts). Log records older than `transactionTtlSeconds` (90 days)
  * are pruned in the background as records are appended; credited PaymentIntents and processed events are kept
- * forever (no `creditRetentionMs`).
+ * forever (no `creditRetentionMs`). A deduction with `timeoutMs` is not sent once the pool's wait has used up its
+ * time, and its statement is rolled back when it ran longer than what was left (`within_budget`, schema version 3).
  */
 export class PostgresStore extends GuardedStore {
   private constructor(backend: PostgresBackend, settings: PostgresSettings) {
@@ -43,8 +44,9 @@ export class PostgresStore extends GuardedStore {
     const settings = postgresSettings(options);
     const pool = settings.pool ?? openPool(settings);
     const ownsPool = settings.pool === undefined;
+    let storeId: string;
     try {
-      await migrate(pool, settings);
+      storeId = await migrate(pool, settings);
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => {});
       throw error;
@@ -55,6 +57,7 @@ export class PostgresStore extends GuardedStore {
       answerTimeoutMs: ownsPool ? settings.statementTimeoutMs + NO_ANSWER_MARGIN_MS : settings.statementTimeoutMs,
       ownsPool,
       transactionTtlMs: settings.record ? settings.transactionTtlMs : undefined,
+      storeId,
     });
     return new PostgresStore(backend, settings);
   }
@@ -74,8 +77,8 @@ function openPool(settings: PostgresSettings): Pool {
   return pool;
 }
 
-/** Takes a connection (ERR_PG_CONNECT when none comes) and migrates the schema on it (ERR_PG_SCHEMA). */
-async function migrate(pool: Pool, settings: PostgresSettings): Promise<void> {
+/** Takes a connection (ERR_PG_CONNECT when none comes), migrates the schema on it (ERR_PG_SCHEMA) and reads the store's id. */
+async function migrate(pool: Pool, settings: PostgresSettings): Promise<string> {
   const server = settings.connectionString === undefined ? 'the given pool' : redactUrl(settings.connectionString);
   const client = await pool.connect().catch((error: unknown) => {
     throw new PostgresStoreError('ERR_PG_CONNECT', `PostgresStore: cannot connect to ${server}: ${reasonOf(error)}`, { cause: error });
@@ -83,6 +86,7 @@ async function migrate(pool: Pool, settings: PostgresSettings): Promise<void> {
   let failure: unknown;
   try {
     await migratePostgresSchema(client, settings.schema);
+    return await readStoreId(client, settings.schema);
   } catch (error) {
     failure = error;
     throw new PostgresStoreError('ERR_PG_SCHEMA', `PostgresStore: cannot create or migrate the schema ${settings.schema} on ${server}: ${reasonOf(error)}`, { cause: error });

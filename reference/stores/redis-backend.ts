@@ -1,11 +1,12 @@
 // The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on one server, a turn's deductions as one script; on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
 import type { RedisStore } from './redis-store.ts';
-import type { StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, StoreBackend } from './store-backend.ts';
+import { RedisClock } from './redis-clock.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { batchCall, toDeductionOutcomes } from './redis-deduct-batch.ts';
 import { DEDUCT, DEDUCT_BATCH } from './redis-deduct-scripts.ts';
@@ -14,7 +15,7 @@ import { LuaScript, type RedisConnection } from './redis-lua.ts';
 import { CLUSTER_SCRIPTS, ClusterTopUps } from './redis-cluster-topups.ts';
 import type { RedisSettings } from './redis-options.ts';
 import {
-  ADD, CREDIT_TOP_UP, ENSURE, GET_CLIENT, PIN_LEGACY_CURRENCY, RECORD_TRANSACTION, RELEASE_LOCK, REVERSE_TOP_UP,
+  ADD, CREDIT_TOP_UP, ENSURE, GET_CLIENT, PIN_ONCE, RECORD_TRANSACTION, REFUND_DEDUCTION, RELEASE_LOCK, REVERSE_TOP_UP,
 } from './redis-scripts.ts';
 import {
   asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toReversalResult, toSafeInteger, toText, toTransaction,
@@ -29,7 +30,8 @@ const SCRIPTS = {
   creditTopUp: new LuaScript(CREDIT_TOP_UP),
   recordTransaction: new LuaScript(RECORD_TRANSACTION),
   reverseTopUp: new LuaScript(REVERSE_TOP_UP),
-  pinLegacyCurrency: new LuaScript(PIN_LEGACY_CURRENCY),
+  pinOnce: new LuaScript(PIN_ONCE),
+  refundDeduction: new LuaScript(REFUND_DEDUCTION),
   releaseLock: new LuaScript(RELEASE_LOCK),
 };
 
@@ -58,25 +60,34 @@ export class RedisBackend implements StoreBackend {
   readonly #clusterTopUps: ClusterTopUps | undefined;
   readonly #groups: DeductionGroups | undefined;
   readonly #ttl: string;
+  /** append_log's '<ttl seconds>:<max entries>' for every log entry (redis-prelude.ts). */
+  readonly #logPolicy: string;
   readonly #eventTtl: string;
   readonly #configuredLegacy: Currency;
   #legacy: Promise<Currency> | undefined;
   /** The pinned legacy currency once read, so that a batch is sent at its flush, before a later operation's command. */
   #pinnedLegacy: Currency | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
+  readonly #clock: RedisClock;
+  #storeId: Promise<string> | undefined;
 
   /** Uses `connection` with validated `settings`. */
   constructor(connection: RedisConnection, settings: RedisSettings) {
     this.#connection = connection;
     this.#ttl = String(settings.ttlSeconds);
+    this.#logPolicy = `${settings.logTtlSeconds}:${settings.maxLogEntries}`;
     this.#eventTtl = String(settings.eventTtlSeconds);
     this.#configuredLegacy = settings.legacyCurrency;
+    this.#clock = new RedisClock(connection);
+    // Measured at once, so that the first deduction with a deadline finds the offset (a failure is retried at its use).
+    this.#clock.ready().catch(() => {});
     if (connection.cluster) {
       const keys = new ClusterKeys(settings.prefix);
       this.#keys = keys;
       this.#clusterTopUps = new ClusterTopUps({
         keys,
         ttl: this.#ttl,
+        logPolicy: this.#logPolicy,
         connection,
         legacyCurrency: () => this.legacyCurrency(),
         run: (script, scriptKeys, args) => this.#run(script, scriptKeys, args),
@@ -92,28 +103,72 @@ export class RedisBackend implements StoreBackend {
     this.#ownedClient = client;
   }
 
-  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+  /** A deduction with a deadline carries it in the server's clock: the script refuses it once passed (redis-clock.ts). */
+  deductBalance(deduction: BackendDeduction): Promise<DeductionResult> {
     return this.#groups ? this.#groups.deduct(deduction) : this.#deductOne(deduction);
   }
 
   /** One deduction as one DEDUCT (on a cluster). */
-  async #deductOne({ clientId, currency, amount, record, request }: Deduction): Promise<DeductionResult> {
+  async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
+    const { clientId, currency, amount, record, request } = deduction;
+    const known = this.#offsetFor([deduction]);
+    const offset = typeof known === 'number' ? known : await known;
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
-    const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#ttl : ''];
+    const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#logPolicy : ''];
     if (request !== undefined) {
       keys.push(this.#keys.request(clientId, request.id));
       args.push(String(request.ttlMs), request.fingerprint);
     } else {
       args.push('', '');
     }
+    args.push(this.#clock.deadlineOf(deduction, offset));
     if (record !== undefined) args.push(...recordFields(record));
     return toDeductionResult(await this.#run(SCRIPTS.deduct, keys, args));
   }
 
-  /** A turn's deductions as one DEDUCT_BATCH, sent before this returns when the legacy currency is known. */
-  async #deductBatch(deductions: readonly Deduction[]): Promise<DeductionOutcome[]> {
-    const { keys, args } = batchCall(this.#keys, deductions, this.#ttl, this.#pinnedLegacy ?? (await this.legacyCurrency()));
+  /** A turn's deductions as one DEDUCT_BATCH, sent before this returns when the legacy currency and the clock are known. */
+  async #deductBatch(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
+    const legacy = this.#pinnedLegacy ?? (await this.legacyCurrency());
+    const known = this.#offsetFor(deductions); // awaited only when unknown: the batch goes out before later operations
+    const offset = typeof known === 'number' ? known : await known;
+    const { keys, args } = batchCall(this.#keys, deductions, this.#logPolicy, legacy, (deduction) => this.#clock.deadlineOf(deduction, offset));
     return toDeductionOutcomes(await this.#run(SCRIPTS.deductBatch, keys, args), deductions.length);
+  }
+
+  /** The clock's offset when one of `deductions` has a deadline (measured first if needed, as at a start); else 0, unused. */
+  #offsetFor(deductions: readonly BackendDeduction[]): number | Promise<number> {
+    const offset = this.#clock.offset;
+    if (offset !== undefined || deductions.every((deduction) => deduction.notAfter === undefined)) return offset ?? 0;
+    return this.#clock.ready();
+  }
+
+  async refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
+    const legacy = await this.legacyCurrency();
+    const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
+    if (requestId !== undefined) keys.push(this.#keys.request(clientId, requestId));
+    const reply = await this.#run(SCRIPTS.refundDeduction, keys, [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '']);
+    return toSafeInteger(reply, 'balance');
+  }
+
+  /**
+   * The prefix's store id (`<prefix>store-id`): pinned to a random one by the first store that asks, read back by
+   * every other; asked once per store (at {@link RedisStore.connect}), a failed ask retried next time.
+   */
+  getStoreId(): Promise<string> {
+    if (this.#storeId === undefined) {
+      const key = this.#keys.storeId();
+      const pending = this.#run(SCRIPTS.pinOnce, [key], [randomUUID()]).then((reply) => toText(reply, key));
+      pending.catch(() => {
+        if (this.#storeId === pending) this.#storeId = undefined;
+      });
+      this.#storeId = pending;
+    }
+    return this.#storeId;
+  }
+
+  /** Pins (or reads) the legacy currency and the store id, and measures the server's clock: {@link RedisStore.connect} does it before serving. */
+  async readPinned(): Promise<void> {
+    await Promise.all([this.legacyCurrency(), this.getStoreId(), this.#clock.ready()]);
   }
 
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -139,14 +194,14 @@ export class RedisBackend implements StoreBackend {
     const reply = await this.#run(
       SCRIPTS.creditTopUp,
       [this.#keys.client(clientId), this.#keys.credited(paymentIntentId), this.#keys.log(clientId), this.#keys.reversals(paymentIntentId)],
-      [currency, String(amount), new Date().toISOString(), this.#ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, clientId, legacy],
+      [currency, String(amount), new Date().toISOString(), this.#ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, clientId, legacy, this.#logPolicy],
     );
     const [credited, balance] = asArray(reply, 'creditTopUp');
     return { credited: toText(credited, 'credited') === '1', balance: toSafeInteger(balance, 'balance') };
   }
 
   async recordTransaction(record: TransactionRecord): Promise<void> {
-    await this.#run(SCRIPTS.recordTransaction, [this.#keys.log(record.clientId)], [this.#ttl, ...recordFields(record)]);
+    await this.#run(SCRIPTS.recordTransaction, [this.#keys.log(record.clientId)], [this.#logPolicy, ...recordFields(record)]);
   }
 
   async listTransactions(clientId: string): Promise<TransactionRecord[]> {
@@ -182,8 +237,7 @@ export class RedisBackend implements StoreBackend {
     await this.#send(['SET', this.#keys.event(eventId), '1', 'EX', this.#eventTtl]);
   }
 
-  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
-    const token = randomUUID();
+  async acquireLock(name: string, ttlMs: number, token: string): Promise<string | null> {
     const reply = await this.#send(['SET', this.#keys.lock(name), token, 'NX', 'PX', String(ttlMs)]);
     return reply === null ? null : token;
   }
@@ -195,6 +249,7 @@ export class RedisBackend implements StoreBackend {
   /** Closes the client when the store created it. */
   async close(): Promise<void> {
     this.#groups?.flush(); // deductions already asked for are sent (a closing client still answers them), not dropped
+    this.#clock.stop();
     const owned = this.#ownedClient;
     this.#ownedClient = undefined;
     await owned?.close();
@@ -207,7 +262,7 @@ export class RedisBackend implements StoreBackend {
   legacyCurrency(): Promise<Currency> {
     if (this.#legacy === undefined) {
       const key = this.#keys.legacyCurrency();
-      const pending = this.#run(SCRIPTS.pinLegacyCurrency, [key], [this.#configuredLegacy]).then((reply) => {
+      const pending = this.#run(SCRIPTS.pinOnce, [key], [this.#configuredLegacy]).then((reply) => {
         this.#pinnedLegacy = toCurrency(reply, key);
         return this.#pinnedLegacy;
       });

@@ -85,7 +85,7 @@ return { '1', ARGV[1], ARGV[2], ARGV[3], total }
 /**
  * Client slot. KEYS: the claimed client, its credit:<pi>, its log. ARGV: the claim's currency, amount, R, now, ttl
  * seconds, record ('1' or '0'), transaction id, PaymentIntent id, the claimed client id, legacy currency, the
- * currency of the balance to answer. Applies the claim unless applied; an applied one only settles R.
+ * currency of the balance to answer, log policy ('<ttl seconds>:<max entries>', append_log's). Applies the claim unless applied; an applied one only settles R.
  * Returns { '1' (applied now) | '0', balance in the answer currency }.
  */
 export const APPLY_CREDIT = `${PRELUDE}${SETTLE}
@@ -102,7 +102,7 @@ local net = int(tonumber(amount) - math.min(tonumber(amount), total))
 if overflows(client, currency, net) then return overflow_error(amount) end
 redis.call('HSET', credit, 'currency', currency, 'amount', amount, 'reversed', int(total))
 redis.call('EXPIRE', credit, ttl)
-apply_top_up(client, currency, net, amount, now, KEYS[3], ttl, ARGV[6] == '1' and ARGV[7] or '', ARGV[9], ARGV[8])
+apply_top_up(client, currency, net, amount, now, KEYS[3], ARGV[12], ARGV[6] == '1' and ARGV[7] or '', ARGV[9], ARGV[8])
 return { '1', balance_of(client, ARGV[11]) }
 `;
 

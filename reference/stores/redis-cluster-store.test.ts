@@ -6,6 +6,7 @@ import { CLUSTER_SCRIPTS } from './redis-cluster-topups.ts';
 import { ClusterKeys } from './redis-keys.ts';
 import { connectionOf, LuaScript, type RedisClusterCommandClient } from './redis-lua.ts';
 import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
+import type { Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 import { provisionRedisCluster } from '../testing/redis-cluster.ts';
@@ -45,8 +46,20 @@ async function apart(): Promise<{ clientId: string; paymentIntentId: string }> {
   }
 }
 
-describeStoreConformance('RedisStore on a Redis Cluster', () => connectCluster());
-describeStoreConformance('RedisStore on a supplied Redis Cluster client, without log', async () => onAdmin({ recordTransactions: false }));
+/** The store id cases' storage: a fresh prefix (under the run's) is new storage; the same prefix, reopened. */
+const keyPrefixes = new WeakMap<Store, string>();
+const connectOn = async (keyPrefix: string): Promise<Store> => {
+  const store = await connectCluster({ keyPrefix });
+  keyPrefixes.set(store, keyPrefix);
+  return store;
+};
+const storeIdStorage = {
+  fresh: () => connectOn(`${prefix}${randomUUID()}:`),
+  reopen: (store: Store) => connectOn(keyPrefixes.get(store) ?? prefix),
+};
+
+describeStoreConformance('RedisStore on a Redis Cluster', () => connectCluster(), undefined, storeIdStorage);
+describeStoreConformance('RedisStore on a supplied Redis Cluster client, without log', async () => onAdmin({ recordTransactions: false }), undefined, storeIdStorage);
 
 describe('RedisStore on a Redis Cluster', () => {
   it(`was given a cluster of ${run.nodes.length} masters (${run.source})`, () => {
@@ -157,19 +170,23 @@ describe('RedisStore on a Redis Cluster', () => {
     expect(await store.creditTopUp({ clientId, currency: 'usd', amount: 5, paymentIntentId })).toEqual({ credited: true, balance: Number.MAX_SAFE_INTEGER });
   });
 
-  it('keeps the claim, the client side of a credit and the reversals with the transaction TTL', async () => {
-    const store = onAdmin({ transactionTtlSeconds: 3600 });
+  it('keeps the claim, the client side of a credit and the reversals with the transaction TTL, the log with its own', async () => {
+    const store = onAdmin({ transactionTtlSeconds: 3600, logRetentionSeconds: 600, maxTransactionsPerClient: 5 });
     const clientId = newClientId();
     const paymentIntentId = newPaymentIntentId();
     await store.creditTopUp({ clientId, currency: 'eur', amount: 30, paymentIntentId });
     await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 5 });
     expect(await admin.hGetAll(keys.credited(paymentIntentId))).toEqual({ client: clientId, currency: 'eur', amount: '30' });
     expect(await admin.hGetAll(keys.credit(clientId, paymentIntentId))).toEqual({ currency: 'eur', amount: '30', reversed: '5' });
-    for (const key of [keys.credited(paymentIntentId), keys.reversals(paymentIntentId), keys.credit(clientId, paymentIntentId), keys.log(clientId)]) {
+    for (const key of [keys.credited(paymentIntentId), keys.reversals(paymentIntentId), keys.credit(clientId, paymentIntentId)]) {
       const ttl = await admin.ttl(key);
       expect(ttl, key).toBeGreaterThan(3500);
       expect(ttl, key).toBeLessThanOrEqual(3600);
     }
+    expect(await admin.ttl(keys.log(clientId))).toBeGreaterThan(500);
+    expect(await admin.ttl(keys.log(clientId))).toBeLessThanOrEqual(600);
+    for (let i = 0; i < 300; i++) await store.deductBalance({ clientId, currency: 'eur', amount: 0, record: { id: randomUUID(), type: 'deduction', clientId, currency: 'eur', amount: 0, createdAt: new Date().toISOString(), resource: 'GET /x' } });
+    expect(await admin.xLen(keys.log(clientId))).toBeLessThanOrEqual(105);
     expect(await admin.ttl(keys.client(clientId))).toBe(-1);
   });
 

@@ -17,6 +17,8 @@ export const CLUSTER_SCRIPTS = {
 interface ClusterTopUpContext {
   keys: ClusterKeys;
   ttl: string;
+  /** append_log's '<ttl seconds>:<max entries>'. */
+  logPolicy: string;
   legacyCurrency(): Promise<Currency>;
   run(script: LuaScript, keys: string[], args: string[]): Promise<unknown>;
   connection: RedisConnection;
@@ -34,7 +36,7 @@ export class ClusterTopUps {
   }
 
   async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
-    const { keys, ttl, run } = this.#c;
+    const { keys, ttl, logPolicy, run } = this.#c;
     const legacy = await this.#c.legacyCurrency();
     const claim = await run(CLUSTER_SCRIPTS.claimCredit, [keys.credited(paymentIntentId), keys.reversals(paymentIntentId)], [clientId, currency, String(amount), ttl]);
     const [, owner = '', ownerCurrency = '', ownerAmount = '', total = '0'] = texts(claim, 'creditTopUp claim');
@@ -43,7 +45,7 @@ export class ClusterTopUps {
     const applied = await run(
       CLUSTER_SCRIPTS.applyCredit,
       [keys.client(owner), keys.credit(owner, paymentIntentId), keys.log(owner)],
-      [ownerCurrency, ownerAmount, total, new Date().toISOString(), ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, owner, legacy, own ? currency : ownerCurrency],
+      [ownerCurrency, ownerAmount, total, new Date().toISOString(), ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, owner, legacy, own ? currency : ownerCurrency, logPolicy],
     );
     const [credited, balance] = texts(applied, 'creditTopUp');
     if (own) return { credited: credited === '1', balance: toSafeInteger(balance, 'balance') };

@@ -1,5 +1,6 @@
 // The Redis store's group of deductions as one DEDUCT_BATCH call: its keys and arguments, and its reply as one outcome per deduction.
-import type { Currency, Deduction } from './store.ts';
+import type { Currency } from './store.ts';
+import type { BackendDeduction } from './store-backend.ts';
 import type { DeductionOutcome } from './deduction-groups.ts';
 import type { RedisKeys } from './redis-keys.ts';
 import { asArray, recordFields, toDeductionResult, toText } from './redis-replies.ts';
@@ -11,20 +12,24 @@ export interface BatchCall {
 }
 
 /**
- * The call that runs `deductions` in order: `logTtl` (seconds, as text) is the log's TTL for those with a record,
- * `legacy` the prefix's pinned legacy currency.
+ * The call that runs `deductions` in order: `logPolicy` (append_log's `<ttl seconds>:<max entries>`) is the log's for those with a record,
+ * `legacy` the prefix's pinned legacy currency, `deadline` a deduction's deadline in the server's clock (ms, as
+ * text; '' for none: see redis-clock.ts).
  */
-export function batchCall(names: RedisKeys, deductions: readonly Deduction[], logTtl: string, legacy: Currency): BatchCall {
+export function batchCall(
+  names: RedisKeys, deductions: readonly BackendDeduction[], logPolicy: string, legacy: Currency, deadline: (deduction: BackendDeduction) => string,
+): BatchCall {
   const keys: string[] = [];
   const args: string[] = [legacy];
-  for (const { clientId, currency, amount, record, request } of deductions) {
+  for (const deduction of deductions) {
+    const { clientId, currency, amount, record, request } = deduction;
     keys.push(names.client(clientId), names.log(clientId));
     if (request !== undefined) keys.push(names.request(clientId, request.id));
     const fields = record !== undefined ? recordFields(record) : [];
     // The script's header (BATCH_HEADER_LENGTH entries), then the fields.
     args.push(
-      currency, String(amount), record !== undefined ? logTtl : '',
-      request !== undefined ? String(request.ttlMs) : '', request?.fingerprint ?? '', String(fields.length),
+      currency, String(amount), record !== undefined ? logPolicy : '',
+      request !== undefined ? String(request.ttlMs) : '', request?.fingerprint ?? '', deadline(deduction), String(fields.length),
       ...fields,
     );
   }

@@ -2,8 +2,10 @@
 import { PRELUDE } from './redis-prelude.ts';
 
 /**
- * The deduction both scripts run, after PRELUDE: `request` is nil without a request id; `log_ttl` is '' when no record
- * is appended, whose field/value pairs are then ARGV[first_field .. last_field]. Its checks (kept request, existence,
+ * The deduction both scripts run, after PRELUDE: `request` is nil without a request id; `log_policy` is '' when no record
+ * is appended (else append_log's '<ttl seconds>:<max entries>'), whose field/value pairs are then ARGV[first_field .. last_field]; `deadline` is '' or the server time
+ * (ms) after which the deduction is refused as { 'late' } before it reads or writes anything: its caller has stopped
+ * waiting, so neither money nor the request id's one repeat may go to an answer nobody reads. Its checks (kept request, existence,
  * balance) come before its writes, and the writes go log entry, balance, kept request: a write that fails leaves at
  * most a log entry without its charge, never a charge without its entry or its answer.
  * `seen` is what the script already learnt, shared by the deductions of one batch, so that only the first deduction of
@@ -24,7 +26,8 @@ local function seen_balance(seen, client, currency)
   end
   return balance
 end
-local function deduct(seen, client, log, request, currency, amount, legacy, log_ttl, request_ttl, fingerprint, first_field, last_field)
+local function deduct(seen, client, log, request, currency, amount, legacy, log_policy, request_ttl, fingerprint, deadline, first_field, last_field)
+  if deadline ~= '' and now_ms(seen) > tonumber(deadline) then return { 'late' } end
   if not seen.migrated[client] then
     migrate(client, legacy)
     seen.migrated[client] = true
@@ -43,10 +46,10 @@ local function deduct(seen, client, log, request, currency, amount, legacy, log_
   end
   local balance = seen_balance(seen, client, currency)
   if tonumber(balance) < tonumber(amount) then return { 'insufficient' } end
-  if log_ttl ~= '' then
+  if log_policy ~= '' then
     local fields = {}
     for i = first_field, last_field do fields[#fields + 1] = ARGV[i] end
-    append_log(log, tonumber(log_ttl), fields, seen)
+    append_log(log, log_policy, fields, seen)
   end
   if amount ~= '0' then
     local after = redis.call('HINCRBY', client, balance_field(currency), '-' .. amount)
@@ -61,25 +64,26 @@ end
 
 /**
  * KEYS: client, client's log, and the kept-request key when the deduction has a request id.
- * ARGV: currency, amount, legacy currency, log ttl seconds ('' when no record is appended), request ttl ms and
- * fingerprint ('' when there is no request id), then the record's field/value pairs.
+ * ARGV: currency, amount, legacy currency, log policy ('<ttl seconds>:<max entries>'; '' when no record is appended), request ttl ms and
+ * fingerprint ('' when there is no request id), deadline (server ms, or ''), then the record's field/value pairs.
  * The kept request is a string '<0 | 1 (repeated)><fingerprint>' that expires after the request ttl.
- * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'conflict' }; a negative balance is
+ * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'conflict' | 'late' }; a negative balance is
  * insufficient for every amount, 0 included, and a currency never held is a balance of 0.
  */
 export const DEDUCT = `${PRELUDE}${DEDUCT_FUNCTION}
-return deduct(new_seen(), KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], 7, #ARGV)
+return deduct(new_seen(), KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], 8, #ARGV)
 `;
 
 /** How many ARGV entries come before each deduction's record fields in {@link DEDUCT_BATCH}. */
-const BATCH_HEADER_LENGTH = 6;
+const BATCH_HEADER_LENGTH = 7;
 
 /**
  * N deductions, in order, each with exactly DEDUCT's semantics and reply, in one script call.
  * KEYS: per deduction, its client, its client's log, and its kept-request key when it has a request id.
- * ARGV: the legacy currency, then per deduction a header of {@link BATCH_HEADER_LENGTH}: currency, amount, log ttl
- * seconds ('' when no record), request ttl ms ('' when no request id: then it has no third key), fingerprint, the
- * record's field count n; then those n field/value entries.
+ * ARGV: the legacy currency, then per deduction a header of {@link BATCH_HEADER_LENGTH}: currency, amount, log
+ * policy ('' when no record), request ttl ms ('' when no request id: then it has no third key), fingerprint, deadline
+ * (server ms, or ''), the record's field count n; then those n field/value entries. The server's time is read once,
+ * so every deadline of the batch is checked against the same instant.
  * Returns one reply per deduction: DEDUCT's, or { 'error', message } when that deduction raised an error.
  *
  * Why no deduction can be applied without its answer saying so (Redis does not roll a script back):
@@ -109,7 +113,7 @@ local replies = {}
 for i, step in ipairs(plan) do
   local k, a = step[1], step[2]
   local ok, reply = pcall(deduct, seen, KEYS[k], KEYS[k + 1], step[4] and KEYS[k + 2] or nil, ARGV[a], ARGV[a + 1], legacy,
-    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], a + ${BATCH_HEADER_LENGTH}, a + ${BATCH_HEADER_LENGTH - 1} + step[3])
+    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], a + ${BATCH_HEADER_LENGTH}, a + ${BATCH_HEADER_LENGTH - 1} + step[3])
   if ok then replies[i] = reply
   elseif type(reply) == 'table' and reply.err then replies[i] = { 'error', reply.err }
   else replies[i] = { 'error', tostring(reply) } end

@@ -4,7 +4,7 @@
  * The keys of one prefix: `<prefix>client:<id>` (hash), `<prefix>transactions:<id>` (stream),
  * `<prefix>credited:<paymentIntentId>` (hash; a string before balances had a currency),
  * `<prefix>reversals:<paymentIntentId>` (hash), `<prefix>request:<length of client id>:<client id>:<request id>`
- * (string), `<prefix>event:<id>`, `<prefix>lock:<name>` and `<prefix>legacy-currency` (string).
+ * (string), `<prefix>event:<id>`, `<prefix>lock:<name>`, `<prefix>legacy-currency` and `<prefix>store-id` (strings).
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
@@ -51,6 +51,11 @@ export class RedisKeys {
   legacyCurrency(): string {
     return `${this.prefix}legacy-currency`;
   }
+
+  /** The store's id (pinned once, random): one per prefix. */
+  storeId(): string {
+    return `${this.prefix}store-id`;
+  }
 }
 
 /**
@@ -60,8 +65,9 @@ export class RedisKeys {
  * common start of the keys of that one id, so they share a slot all the same). Per client: `<prefix>{c:…}client`
  * (hash), `<prefix>{c:…}transactions` (stream), `<prefix>{c:…}request:<request id>` and `<prefix>{c:…}credit:<pi>`
  * (the client's side of a credited PaymentIntent: see redis-cluster-scripts.ts). Per PaymentIntent:
- * `<prefix>{p:…}credited` and `<prefix>{p:…}reversals`. Processed events, leases and the legacy currency keep their
- * names: each is the only key of its commands. The prefix must hold no `{` or `}`, which would move the hash tag.
+ * `<prefix>{p:…}credited` and `<prefix>{p:…}reversals`. Processed events, leases, the legacy currency and the store id
+ * keep their names: each is the only key of its commands. The prefix must hold no `{` or `}`, which would move the
+ * hash tag.
  */
 export class ClusterKeys extends RedisKeys {
   #client(clientId: string): string {

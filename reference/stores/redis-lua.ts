@@ -29,6 +29,8 @@ export interface RedisConnection {
   send(key: string | undefined, args: string[]): Promise<unknown>;
   /** Loads a script into the script cache of the server, or of every master of a cluster (SCRIPT LOAD). */
   loadScript(source: string): Promise<void>;
+  /** Runs `run` once per node (the server, or every master of a cluster), with a way to send that node commands. */
+  onEveryNode<T>(run: (send: (args: string[]) => Promise<unknown>) => Promise<T>): Promise<T[]>;
 }
 
 /** The connection of a client of one server, or of a node-redis cluster client. */
@@ -38,6 +40,7 @@ export function connectionOf(client: RedisCommandClient | RedisClusterCommandCli
       cluster: false,
       send: (_key, args) => client.sendCommand(args),
       loadScript: async (source) => void (await client.sendCommand(['SCRIPT', 'LOAD', source])),
+      onEveryNode: async (run) => [await run((args) => client.sendCommand(args))],
     };
   }
   return {
@@ -47,6 +50,11 @@ export function connectionOf(client: RedisCommandClient | RedisClusterCommandCli
       // Masters added later (failover, resharding) and flushed caches get the script through the EVAL fallback.
       await Promise.all(client.masters.map(async (master) => (await client.nodeClient(master as never)).sendCommand(['SCRIPT', 'LOAD', source])));
     },
+    onEveryNode: (run) =>
+      Promise.all(client.masters.map(async (master) => {
+        const node = await client.nodeClient(master as never);
+        return run((args) => node.sendCommand(args));
+      })),
   };
 }
 

@@ -3,7 +3,7 @@ import { DEFAULT_TRANSACTION_TTL_SECONDS } from './log-retention.ts';
 import type { RedisClusterOptions } from 'redis';
 import type { Currency } from './store.ts';
 import { isClusterClient, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
-import { assertSafeInteger, legacyCurrencyOf } from './validate.ts';
+import { legacyCurrencyOf } from './validate.ts';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
@@ -23,10 +23,22 @@ export interface RedisStoreOptions {
   /** Prefix of every key the store writes; default `'credit402:'`. */
   keyPrefix?: string;
   /**
-   * Lifetime of transaction-log entries, credited-PaymentIntent markers and reversals (on a cluster also of the
-   * client side of each credit); default 90 days.
+   * Lifetime of credited-PaymentIntent markers and reversals (on a cluster also of the client side of each credit);
+   * default 90 days. Reconciliation never looks back further (`creditRetentionMs`). Not the log's: see
+   * `logRetentionSeconds`.
    */
   transactionTtlSeconds?: number;
+  /**
+   * Lifetime of transaction-log entries: an append drops the client's entries older than this, and the log key
+   * expires this long after its newest entry; default 1 hour. Redis keeps a recent window of the log, not an audit
+   * log: an exact long-term log belongs in SqliteStore or PostgresStore.
+   */
+  logRetentionSeconds?: number;
+  /**
+   * Log entries kept per client, the oldest dropped first (`XADD MAXLEN ~`: at least this many of the newest, at most
+   * one stream node more); default 1000.
+   */
+  maxTransactionsPerClient?: number;
   /** Lifetime of processed webhook event ids; default 30 days (Stripe retries for 3). */
   eventTtlSeconds?: number;
   /** Keep a transaction log (`recordTransaction` / `listTransactions`); default true. */
@@ -43,26 +55,57 @@ export interface RedisStoreOptions {
 /** The validated settings of a store. */
 export interface RedisSettings {
   prefix: string;
+  /** Credited markers and reversals. */
   ttlSeconds: number;
+  /** Log entries, by age. */
+  logTtlSeconds: number;
+  /** Log entries per client, by count. */
+  maxLogEntries: number;
   eventTtlSeconds: number;
   record: boolean;
   legacyCurrency: Currency;
 }
 
 const DEFAULT_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Default lifetime of the Redis log's entries: 1 hour (a recent window; see README *Cost per record*). */
+export const DEFAULT_LOG_RETENTION_SECONDS = 60 * 60;
+/** Default count of log entries kept per client. */
+export const DEFAULT_MAX_LOG_ENTRIES = 1000;
 
-/** Validates `options` (TypeError or RangeError) and fills in the defaults. */
+/** An invalid numeric option of {@link RedisStore}: a RangeError with `code` `ERR_REDIS_OPTION`, thrown before any connection. */
+export class RedisOptionError extends RangeError {
+  readonly code = 'ERR_REDIS_OPTION';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedisOptionError';
+  }
+}
+
+/** `value`, or `fallback` when undefined; a {@link RedisOptionError} unless a positive safe integer whose ms are safe too. */
+function positiveSeconds(value: unknown, fallback: number, name: string): number {
+  const seconds = value ?? fallback;
+  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 1 || !Number.isSafeInteger(seconds * 1000)) {
+    throw new RedisOptionError(`${name} must be a positive safe integer (seconds), got ${String(value)}`);
+  }
+  return seconds;
+}
+
+/** Validates `options` (TypeError, or RangeError: {@link RedisOptionError} for the numbers) and fills in the defaults. */
 export function redisSettings(options: RedisStoreOptions): RedisSettings {
-  const ttlSeconds = options.transactionTtlSeconds ?? DEFAULT_TRANSACTION_TTL_SECONDS;
-  assertSafeInteger(ttlSeconds, 'transactionTtlSeconds', 1);
-  const eventTtlSeconds = options.eventTtlSeconds ?? DEFAULT_EVENT_TTL_SECONDS;
-  assertSafeInteger(eventTtlSeconds, 'eventTtlSeconds', 1);
+  const ttlSeconds = positiveSeconds(options.transactionTtlSeconds, DEFAULT_TRANSACTION_TTL_SECONDS, 'transactionTtlSeconds');
+  const eventTtlSeconds = positiveSeconds(options.eventTtlSeconds, DEFAULT_EVENT_TTL_SECONDS, 'eventTtlSeconds');
+  const logTtlSeconds = positiveSeconds(options.logRetentionSeconds, DEFAULT_LOG_RETENTION_SECONDS, 'logRetentionSeconds');
+  const maxLogEntries = options.maxTransactionsPerClient ?? DEFAULT_MAX_LOG_ENTRIES;
+  if (typeof maxLogEntries !== 'number' || !Number.isSafeInteger(maxLogEntries) || maxLogEntries < 1) {
+    throw new RedisOptionError(`maxTransactionsPerClient must be a positive safe integer, got ${String(options.maxTransactionsPerClient)}`);
+  }
   const prefix = options.keyPrefix ?? 'credit402:';
   if (typeof prefix !== 'string') throw new TypeError('keyPrefix must be a string');
   const record = options.recordTransactions ?? true;
   if (typeof record !== 'boolean') throw new TypeError('recordTransactions must be a boolean');
   if (clusterOf(options) && /[{}]/.test(prefix)) throw new TypeError('keyPrefix must not contain { or } on a Redis Cluster: the store hash-tags the keys after it');
-  return { prefix, ttlSeconds, eventTtlSeconds, record, legacyCurrency: legacyCurrencyOf(options.legacyCurrency) };
+  return { prefix, ttlSeconds, logTtlSeconds, maxLogEntries, eventTtlSeconds, record, legacyCurrency: legacyCurrencyOf(options.legacyCurrency) };
 }
 
 /** True when the options name a Redis Cluster; a TypeError for `cluster` beside `url` or `client`, or without `rootNodes`. */

@@ -43,32 +43,40 @@ end
 local function overflow_error(amount)
   return redis.error_reply('CREDIT402_OVERFLOW adding ' .. amount .. ' would exceed Number.MAX_SAFE_INTEGER')
 end
--- Appends one entry to a log stream, drops entries older than ttl seconds, and expires the key ttl
--- seconds after this append, so no log key outlives its newest entry by more than ttl. A script appending
--- several entries passes the same table seen (else nil; it needs a table seen.expires) to each: it then reads
--- the time once, and sets a key's expiry once per ttl (the same deadline: a script takes milliseconds, a ttl seconds).
-local function append_log(key, ttl, fields, seen)
-  local now_ms = seen and seen.now_ms
-  if not now_ms then
-    local now = redis.call('TIME')
-    now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-    if seen then seen.now_ms = now_ms end
+-- The server's time in whole ms; read once per script that passes the same table seen (else nil).
+local function now_ms(seen)
+  local now = seen and seen.now_ms
+  if not now then
+    local time = redis.call('TIME')
+    now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    if seen then seen.now_ms = now end
   end
-  local min_id = string.format('%d', now_ms - ttl * 1000)
-  redis.call('XADD', key, 'MINID', min_id, '*', unpack(fields))
-  if seen and seen.expires[key] == ttl then return end
+  return now
+end
+-- Appends one entry to a log stream under policy '<ttl seconds>:<max entries>': trims the stream to about max
+-- entries (XADD MAXLEN ~: whole stream nodes only, so at least max of the newest stay, at most a node more), drops
+-- entries older than ttl seconds (XTRIM MINID, exact), and expires the key ttl seconds after this append, so no log
+-- key outlives its newest entry by more than ttl. A script appending several entries passes the same table seen (else
+-- nil; it needs a table seen.expires) to each: it then reads the time once, and trims by age and sets a key's expiry
+-- once per policy (the same deadline: a script takes milliseconds, a ttl seconds).
+local function append_log(key, policy, fields, seen)
+  local colon = string.find(policy, ':', 1, true)
+  redis.call('XADD', key, 'MAXLEN', '~', string.sub(policy, colon + 1), '*', unpack(fields))
+  if seen and seen.expires[key] == policy then return end
+  local ttl = tonumber(string.sub(policy, 1, colon - 1))
+  redis.call('XTRIM', key, 'MINID', string.format('%d', now_ms(seen) - ttl * 1000))
   redis.call('EXPIRE', key, ttl)
-  if seen then seen.expires[key] = ttl end
+  if seen then seen.expires[key] = policy end
 end
 -- Credits a top-up of amount (the record's amount) to the client hash key: net (the amount less what reversals
--- took before the credit) to the balance in currency, one more top-up, and the topup record on log_key when
--- record_id is not empty.
-local function apply_top_up(key, currency, net, amount, now, log_key, ttl, record_id, client_id, payment_intent_id)
+-- took before the credit) to the balance in currency, one more top-up, and the topup record on log_key (under
+-- append_log's log_policy) when record_id is not empty.
+local function apply_top_up(key, currency, net, amount, now, log_key, log_policy, record_id, client_id, payment_intent_id)
   ensure_client(key, now)
   redis.call('HINCRBY', key, balance_field(currency), net)
   redis.call('HINCRBY', key, 'top_ups', 1)
   if record_id ~= '' then
-    append_log(log_key, ttl, { 'id', record_id, 'type', 'topup', 'client_id', client_id, 'currency', currency,
+    append_log(log_key, log_policy, { 'id', record_id, 'type', 'topup', 'client_id', client_id, 'currency', currency,
       'amount', amount, 'created_at', now, 'payment_intent_id', payment_intent_id })
   end
 end

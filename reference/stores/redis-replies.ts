@@ -1,5 +1,6 @@
 // Conversions between the Redis store's wire values and its records: exact integers, validated replies, redacted URLs.
 import type { ClientRecord, Currency, DeductionResult, TopUpReversalResult, TransactionRecord } from './store.ts';
+import { LateDeductionError } from './deduction-deadline.ts';
 import { fromStoredTransaction } from './transaction-records.ts';
 import { assertCurrency } from './validate.ts';
 
@@ -88,7 +89,7 @@ export function toClientRecord(reply: unknown): ClientRecord | null {
   };
 }
 
-/** The DEDUCT script's reply. */
+/** The DEDUCT script's reply; throws a {@link LateDeductionError} for `late` (nothing was applied). */
 export function toDeductionResult(reply: unknown): DeductionResult {
   const [status, balance] = asArray(reply, 'deductBalance');
   switch (toText(status, 'deductBalance status')) {
@@ -100,6 +101,8 @@ export function toDeductionResult(reply: unknown): DeductionResult {
       return { status: 'insufficient' };
     case 'conflict':
       return { status: 'conflict' };
+    case 'late':
+      throw new LateDeductionError('RedisStore');
     default:
       throw new TypeError(`unexpected Redis reply for deductBalance: ${String(status)}`);
   }

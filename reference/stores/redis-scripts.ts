@@ -12,6 +12,46 @@ redis.call('HINCRBY', client, balance_field(currency), amount)
 return balance_of(client, currency)
 `;
 
+/** How many of a log's newest entries REFUND_DEDUCTION searches for the refunded record: a refund follows its deduction closely. */
+const REFUND_SEARCH_PAGES = 100;
+
+/**
+ * KEYS: client, client's log, and the kept-request key when the deduction had a request id. ARGV: currency, amount,
+ * now, legacy currency, the deduction record's id ('' without one). In one script: the amount back to the balance
+ * (ADD's checks and reply), the record's stream entry deleted when it is among the log's newest 10 000 entries
+ * ({@link REFUND_SEARCH_PAGES} pages of 100, newest first), and the kept request id deleted, so that the next
+ * deduction with that id deducts again.
+ */
+export const REFUND_DEDUCTION = `${PRELUDE}
+local client, log, currency, amount, record_id = KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[5]
+migrate(client, ARGV[4])
+if overflows(client, currency, amount) then return overflow_error(amount) end
+ensure_client(client, ARGV[3])
+redis.call('HINCRBY', client, balance_field(currency), amount)
+if KEYS[3] then redis.call('DEL', KEYS[3]) end
+local last = '+'
+for _ = 1, ${REFUND_SEARCH_PAGES} do
+  if record_id == '' then break end
+  local entries = redis.call('XREVRANGE', log, last, '-', 'COUNT', 100)
+  for _, entry in ipairs(entries) do
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'id' then
+        if fields[i + 1] == record_id then
+          redis.call('XDEL', log, entry[1])
+          record_id = ''
+        end
+        break
+      end
+    end
+    if record_id == '' then break end
+  end
+  if #entries < 100 then break end
+  last = '(' .. entries[#entries][1]
+end
+return balance_of(client, currency)
+`;
+
 /** KEYS: client. ARGV: now, legacy currency. */
 export const ENSURE = `${PRELUDE}
 migrate(KEYS[1], ARGV[2])
@@ -27,8 +67,8 @@ return redis.call('HGETALL', KEYS[1])
 
 /**
  * KEYS: client, credited-PaymentIntent marker, client's log, the PaymentIntent's reversals hash.
- * ARGV: currency, amount, now, ttl seconds, record ('1' or '0'), transaction id, PaymentIntent id, client id,
- * legacy currency. The marker is a hash { client, currency, amount }, read back by REVERSE_TOP_UP (a hash, not
+ * ARGV: currency, amount, now, ttl seconds (the marker's), record ('1' or '0'), transaction id, PaymentIntent id,
+ * client id, legacy currency, log policy ('<ttl seconds>:<max entries>', append_log's). The marker is a hash { client, currency, amount }, read back by REVERSE_TOP_UP (a hash, not
  * the older '<amount> <client id>' string: code from before balances had a currency fails on it with WRONGTYPE
  * instead of misreading a currency as part of the client id).
  * Returns { '1' | '0' (credited), balance in the currency }.
@@ -43,15 +83,15 @@ if reversed > 0 then net = int(tonumber(amount) - math.min(tonumber(amount), rev
 if overflows(client, currency, net) then return overflow_error(amount) end
 redis.call('HSET', KEYS[2], 'client', ARGV[8], 'currency', currency, 'amount', amount)
 redis.call('EXPIRE', KEYS[2], ttl)
-apply_top_up(client, currency, net, amount, now, KEYS[3], ttl, ARGV[5] == '1' and ARGV[6] or '', ARGV[8], ARGV[7])
+apply_top_up(client, currency, net, amount, now, KEYS[3], ARGV[10], ARGV[5] == '1' and ARGV[6] or '', ARGV[8], ARGV[7])
 return { '1', balance_of(client, currency) }
 `;
 
-/** KEYS: client's log. ARGV: ttl seconds, then the entry's field/value pairs. */
+/** KEYS: client's log. ARGV: log policy ('<ttl seconds>:<max entries>'), then the entry's field/value pairs. */
 export const RECORD_TRANSACTION = `${PRELUDE}
 local fields = {}
 for i = 2, #ARGV do fields[i - 1] = ARGV[i] end
-append_log(KEYS[1], tonumber(ARGV[1]), fields)
+append_log(KEYS[1], ARGV[1], fields)
 return false
 `;
 
@@ -99,8 +139,11 @@ if taken > 0 then redis.call('HINCRBY', key, balance_field(currency), int(-taken
 return { '1', int(taken), client, currency, balance() }
 `;
 
-/** KEYS: the prefix's legacy-currency key. ARGV: the configured legacy currency. Pins it unless pinned; returns the pinned one. */
-export const PIN_LEGACY_CURRENCY = `
+/**
+ * KEYS: a key pinned once per prefix (the legacy currency, the store id). ARGV: the value to pin. Pins it unless
+ * pinned; returns the pinned one.
+ */
+export const PIN_ONCE = `
 redis.call('SET', KEYS[1], ARGV[1], 'NX')
 return redis.call('GET', KEYS[1])
 `;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf, LuaScript, type RedisCommandClient } from './redis-lua.ts';
-import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
+import { RedisOptionError, RedisStore, type RedisStoreOptions } from './redis-store.ts';
 import type { Currency, Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
@@ -44,26 +44,43 @@ const deduct = async (store: Store, clientId: string, amount: number, currency: 
 const deductionRecord = (clientId: string, amount: number, currency: Currency = 'usd') =>
   ({ id: randomUUID(), type: 'deduction' as const, clientId, currency, amount, createdAt: new Date().toISOString(), resource: 'GET /x' });
 
-describeStoreConformance('RedisStore', () => RedisStore.connect({ url, keyPrefix: prefix }));
-describeStoreConformance('RedisStore on a supplied client', async () => onAdmin());
-describeStoreConformance('RedisStore without log', () => RedisStore.connect({ url, keyPrefix: prefix, recordTransactions: false }));
+/** The store id cases' storage: a fresh prefix is new storage; the same prefix, reopened. */
+const keyPrefixes = new WeakMap<Store, string>();
+const connectOn = async (keyPrefix: string): Promise<Store> => {
+  const store = await RedisStore.connect({ url, keyPrefix });
+  keyPrefixes.set(store, keyPrefix);
+  return store;
+};
+const storeIdStorage = { fresh: () => connectOn(freshPrefix()), reopen: (store: Store) => connectOn(keyPrefixes.get(store) ?? prefix) };
+
+describeStoreConformance('RedisStore', () => RedisStore.connect({ url, keyPrefix: prefix }), undefined, storeIdStorage);
+describeStoreConformance('RedisStore on a supplied client', async () => onAdmin(), undefined, storeIdStorage);
+describeStoreConformance('RedisStore without log', () => RedisStore.connect({ url, keyPrefix: prefix, recordTransactions: false }), undefined, storeIdStorage);
 
 describe('RedisStore specifics', () => {
-  it('expires transaction logs and credited PaymentIntent markers, never client records', async () => {
-    const store = onAdmin({ transactionTtlSeconds: 3600 });
+  it('expires transaction logs after logRetentionSeconds and credited PaymentIntent markers after transactionTtlSeconds, never client records', async () => {
+    const store = onAdmin({ transactionTtlSeconds: 7200, logRetentionSeconds: 600 });
+    expect(store.logRetentionMs).toBe(600_000);
     const clientId = newClientId();
     const paymentIntentId = newPaymentIntentId();
     await store.creditTopUp({ clientId, currency: 'usd', amount: 10, paymentIntentId });
     await store.recordTransaction!(deductionRecord(clientId, 1));
-    for (const key of [`${prefix}transactions:${clientId}`, `${prefix}credited:${paymentIntentId}`]) {
+    const ttls = { [`${prefix}transactions:${clientId}`]: 600, [`${prefix}credited:${paymentIntentId}`]: 7200 };
+    for (const [key, seconds] of Object.entries(ttls)) {
       const ttl = await admin.ttl(key);
-      expect(ttl, key).toBeGreaterThan(3500);
-      expect(ttl, key).toBeLessThanOrEqual(3600);
+      expect(ttl, key).toBeGreaterThan(seconds - 100);
+      expect(ttl, key).toBeLessThanOrEqual(seconds);
     }
     expect(await admin.ttl(`${prefix}client:${clientId}`)).toBe(-1);
+    // Defaults: the log a recent window (1 hour, 1000 entries per client), the markers 90 days.
     const other = newClientId();
-    await onAdmin().creditTopUp({ clientId: other, currency: 'usd', amount: 1, paymentIntentId: newPaymentIntentId() });
-    expect(await admin.ttl(`${prefix}transactions:${other}`)).toBeGreaterThan(90 * 86400 - 60);
+    const otherIntent = newPaymentIntentId();
+    const defaults = onAdmin();
+    expect(defaults).toMatchObject({ logRetentionMs: 3_600_000, maxTransactionsPerClient: 1000, creditRetentionMs: 90 * 86_400_000 });
+    await defaults.creditTopUp({ clientId: other, currency: 'usd', amount: 1, paymentIntentId: otherIntent });
+    expect(await admin.ttl(`${prefix}transactions:${other}`)).toBeGreaterThan(3600 - 60);
+    expect(await admin.ttl(`${prefix}transactions:${other}`)).toBeLessThanOrEqual(3600);
+    expect(await admin.ttl(`${prefix}credited:${otherIntent}`)).toBeGreaterThan(90 * 86400 - 60);
   });
 
   it('expires reversals, processed event ids and leases; reports its credit retention', async () => {
@@ -85,13 +102,17 @@ describe('RedisStore specifics', () => {
     expect(await admin.hGetAll(`${prefix}credited:${paymentIntentId}`)).toEqual({ client: clientId, currency: 'eur', amount: '30' });
   });
 
-  it('drops log entries older than the TTL when appending', async () => {
-    const store = onAdmin({ transactionTtlSeconds: 1 });
+  it('drops log entries older than logRetentionSeconds when appending, keeping the credited markers', async () => {
+    const store = onAdmin({ logRetentionSeconds: 1 });
     const clientId = newClientId();
-    await store.creditTopUp({ clientId, currency: 'usd', amount: 1, paymentIntentId: newPaymentIntentId() });
+    const first = newPaymentIntentId();
+    await store.creditTopUp({ clientId, currency: 'usd', amount: 1, paymentIntentId: first });
+    await store.deductBalance({ clientId, currency: 'usd', amount: 1, record: deductionRecord(clientId, 1) });
     await sleep(1100);
     await store.creditTopUp({ clientId, currency: 'usd', amount: 2, paymentIntentId: newPaymentIntentId() });
     expect((await store.listTransactions!(clientId)).map((r) => r.amount)).toEqual([2]);
+    expect(await store.hasCredit(first)).toBe(true);
+    expect(await store.creditTopUp({ clientId, currency: 'usd', amount: 1, paymentIntentId: first })).toEqual({ credited: false, balance: 2 });
   });
 
   it('stores the client as a hash of exact decimal integers, one field per currency', async () => {
@@ -136,6 +157,70 @@ describe('RedisStore specifics', () => {
     const clientId = newClientId();
     await store.addBalance(clientId, 'usd', Number.MAX_SAFE_INTEGER);
     await expectFailure(() => store.addBalance(clientId, 'usd', 1), RangeError);
+  });
+});
+
+describe('RedisStore log bounds: a recent window, apart from the credited markers (issue 25)', () => {
+  const logKey = (clientId: string) => `${prefix}transactions:${clientId}`;
+
+  it('rejects an invalid logRetentionSeconds or maxTransactionsPerClient with ERR_REDIS_OPTION, before connecting', async () => {
+    const invalid = { name: 'RedisOptionError', code: 'ERR_REDIS_OPTION' };
+    for (const value of [0, -1, 1.5, '60' as unknown as number]) {
+      expect(() => onAdmin({ logRetentionSeconds: value }), `logRetentionSeconds ${String(value)}`).toThrow(expect.objectContaining(invalid));
+      expect(() => onAdmin({ maxTransactionsPerClient: value }), `maxTransactionsPerClient ${String(value)}`).toThrow(RangeError);
+      await expect(RedisStore.connect({ url: 'redis://127.0.0.1:1', maxTransactionsPerClient: value })).rejects.toThrow(RedisOptionError);
+    }
+    expect(() => onAdmin({ logRetentionSeconds: Number.MAX_SAFE_INTEGER })).toThrow(RedisOptionError);
+    expect(() => onAdmin({ transactionTtlSeconds: 0 })).toThrow(expect.objectContaining(invalid));
+    expect(onAdmin({ maxTransactionsPerClient: Number.MAX_SAFE_INTEGER }).maxTransactionsPerClient).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('keeps at least the newest maxTransactionsPerClient entries of each client, at most a stream node more', async () => {
+    const cap = 50;
+    const store = onAdmin({ maxTransactionsPerClient: cap });
+    const [busy, quiet] = [newClientId(), newClientId()];
+    await store.addBalance(busy, 'usd', 1000);
+    await store.addBalance(quiet, 'usd', 1000);
+    const records = Array.from({ length: 300 }, (_, i) => deductionRecord(busy, 1 + (i % 3)));
+    // One turn: grouped deductions (DEDUCT_BATCH, 256 a call), then single appends.
+    const results = await Promise.all(records.slice(0, 280).map((record) => store.deductBalance({ clientId: busy, currency: 'usd', amount: record.amount, record })));
+    expect(results.every((result) => result.status === 'deducted')).toBe(true);
+    for (const record of records.slice(280)) await store.recordTransaction!(record);
+    for (let i = 0; i < 5; i++) await store.deductBalance({ clientId: quiet, currency: 'usd', amount: 1, record: deductionRecord(quiet, 1) });
+    const length = await admin.xLen(logKey(busy));
+    expect(length).toBeGreaterThanOrEqual(cap);
+    expect(length).toBeLessThanOrEqual(cap + 100); // stream-node-max-entries: MAXLEN ~ trims whole nodes only
+    const kept = await store.listTransactions!(busy);
+    expect(kept.map((record) => record.id)).toEqual(records.slice(-kept.length).map((record) => record.id));
+    expect(await store.listTransactions!(quiet)).toHaveLength(5);
+  });
+
+  it('refunds a deduction whose record the cap dropped (money back, log untouched), and removes a kept record', async () => {
+    const store = onAdmin({ maxTransactionsPerClient: 10 });
+    const clientId = newClientId();
+    await store.addBalance(clientId, 'usd', 1000);
+    const records = Array.from({ length: 200 }, () => deductionRecord(clientId, 2));
+    for (const record of records) await store.deductBalance({ clientId, currency: 'usd', amount: 2, record });
+    const before = await store.listTransactions!(clientId);
+    expect(before.some((record) => record.id === records[0]!.id)).toBe(false);
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: records[0]!.id })).toBe(602);
+    expect(await store.listTransactions!(clientId)).toEqual(before);
+    const newest = records.at(-1)!;
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: newest.id })).toBe(604);
+    expect((await store.listTransactions!(clientId)).map((record) => record.id)).toEqual(before.slice(0, -1).map((record) => record.id));
+  });
+
+  it('keeps credited markers for transactionTtlSeconds when the log is short', async () => {
+    const store = onAdmin({ transactionTtlSeconds: 86_400, logRetentionSeconds: 1, maxTransactionsPerClient: 1 });
+    const clientId = newClientId();
+    const paymentIntentIds = [newPaymentIntentId(), newPaymentIntentId(), newPaymentIntentId()];
+    for (const paymentIntentId of paymentIntentIds) await store.creditTopUp({ clientId, currency: 'usd', amount: 5, paymentIntentId });
+    expect(await admin.xLen(logKey(clientId))).toBeLessThanOrEqual(101);
+    for (const paymentIntentId of paymentIntentIds) {
+      expect(await store.hasCredit(paymentIntentId)).toBe(true);
+      expect(await admin.ttl(`${prefix}credited:${paymentIntentId}`)).toBeGreaterThan(86_300);
+    }
+    expect(await store.creditTopUp({ clientId, currency: 'usd', amount: 5, paymentIntentId: paymentIntentIds[0]! })).toEqual({ credited: false, balance: 15 });
   });
 });
 

@@ -9,6 +9,7 @@ import { redactUrl } from './redact-url.ts';
 
 export type { RedisClusterCommandClient, RedisCommandClient } from './redis-lua.ts';
 export type { RedisStoreOptions } from './redis-options.ts';
+export { RedisOptionError } from './redis-options.ts';
 
 const CONNECT_RETRIES = 5;
 
@@ -82,10 +83,16 @@ async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> 
 /**
  * A store in Redis: a single server (or a primary), or a Redis Cluster. Keys on one server (see {@link RedisKeys}):
  * `<prefix>client:<id>` (hash: `balance:<currency>` per currency held, `top_ups`, `created_at`; kept forever);
- * `<prefix>credited:<paymentIntentId>` (hash: client, currency, amount), `<prefix>reversals:<paymentIntentId>` (hash)
- * and `<prefix>transactions:<id>` (a stream), which expire after `transactionTtlSeconds`; `<prefix>request:…` (a kept
+ * `<prefix>credited:<paymentIntentId>` (hash: client, currency, amount) and `<prefix>reversals:<paymentIntentId>` (hash),
+ * which expire after `transactionTtlSeconds`; `<prefix>transactions:<id>` (a stream: a recent window of the client's
+ * log, at most `maxTransactionsPerClient` entries of at most `logRetentionSeconds`, not an audit log); `<prefix>request:…` (a kept
  * idempotent deduction, after its `ttlMs`); `<prefix>event:<id>` (after `eventTtlSeconds`), `<prefix>lock:<name>`
- * (after the lease) and `<prefix>legacy-currency` (kept forever).
+ * (after the lease), `<prefix>legacy-currency` and `<prefix>store-id` (the store's random id, CR-7.16; both kept
+ * forever: a key policy that evicts them must not be used).
+ *
+ * A deduction with `timeoutMs` carries its deadline in the server's clock (offset measured at connect and every 10 s,
+ * redis-clock.ts), and its script refuses it once passed: a command held up by a stall that outlasted the caller's
+ * deadline does nothing when it finally runs.
  *
  * On a Redis Cluster (option `cluster`, or a cluster `client`) the keys of a client, and those of a PaymentIntent,
  * share a hash tag (see {@link ClusterKeys}), so every script touches one hash slot; a top-up and a reversal then run
@@ -100,6 +107,10 @@ async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> 
 export class RedisStore extends GuardedStore {
   /** How long credited-PaymentIntent markers are kept: `transactionTtlSeconds`, in ms. */
   readonly creditRetentionMs: number;
+  /** How long log entries are kept: `logRetentionSeconds`, in ms (the log is a recent window; see README *Cost per record*). */
+  readonly logRetentionMs: number;
+  /** How many log entries are kept per client (at least; `XADD MAXLEN ~` may keep one stream node more). */
+  readonly maxTransactionsPerClient: number;
   readonly #backend: RedisBackend;
 
   /**
@@ -116,12 +127,14 @@ export class RedisStore extends GuardedStore {
     super(backend, { name: 'RedisStore', recordTransactions: settings.record });
     this.#backend = backend;
     this.creditRetentionMs = settings.ttlSeconds * 1000;
+    this.logRetentionMs = settings.logTtlSeconds * 1000;
+    this.maxTransactionsPerClient = settings.maxLogEntries;
   }
 
   /**
    * Validates the options, creates a client for `options.url` or for the cluster `options.cluster` (unless
    * `options.client` is given), connects it, loads the scripts (on every master of a cluster), pins the prefix's
-   * legacy currency, and returns a store that closes that client in {@link close}. Rejects with a TypeError or
+   * legacy currency, reads (or pins) its store id, measures the server's clock, and returns a store that closes that client in {@link close}. Rejects with a TypeError or
    * RangeError for an invalid option, before connecting, and with a message naming the server (or the cluster's root
    * nodes) when it cannot connect after a few retries; with a TypeError when the prefix's pinned legacy currency
    * (`<prefix>legacy-currency`) is not a currency code.
@@ -131,14 +144,14 @@ export class RedisStore extends GuardedStore {
     if (options.client !== undefined) {
       const store = new RedisStore(options);
       await loadRedisScripts(connectionOf(options.client));
-      await store.#backend.legacyCurrency();
+      await store.#backend.readPinned();
       return store;
     }
     const { cluster, ...rest } = options;
     const opened = cluster !== undefined ? await openCluster(cluster) : await openServer(options.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     const store = new RedisStore({ ...rest, client: opened.client });
     try {
-      await store.#backend.legacyCurrency();
+      await store.#backend.readPinned();
     } catch (error) {
       opened.destroy();
       throw error;

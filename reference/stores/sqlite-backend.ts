@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
-import type { StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, StoreBackend } from './store-backend.ts';
 import type { SqliteStore, SqliteStoreOptions } from './sqlite-store.ts';
 import { hasSqliteCode, isSqliteBusy, reasonOf, SqliteStoreError } from './sqlite-error.ts';
 import { SqliteFileWatch } from './sqlite-file-watch.ts';
@@ -35,6 +35,8 @@ export class SqliteBackend implements StoreBackend {
   readonly #groups: DeductionGroups;
   /** Undefined when the store keeps no log. */
   readonly #retention: LogRetention | undefined;
+  /** The id made with the tables, read at construction. */
+  readonly #storeId: string;
 
   /** Opens (and creates or migrates) the tables, prepares the statements and checks that the file can be written. */
   constructor(options: SqliteStoreOptions) {
@@ -52,6 +54,7 @@ export class SqliteBackend implements StoreBackend {
       openTables(db, tables, legacyCurrency, options.path);
       this.#statements = prepareStatements(db, tables);
       checkWritable(db, tables.locks, options.path);
+      this.#storeId = readStoreId(this.#statements);
       // From now on SQLite never waits inside a call (which would block the event loop): see #run.
       db.pragma('busy_timeout = 0');
       const watched = fileCheckIntervalMs > 0 && !db.memory;
@@ -72,9 +75,20 @@ export class SqliteBackend implements StoreBackend {
     }, 'SqliteStore');
   }
 
-  /** Joins this event-loop turn's group commit (deduction-groups.ts): settles after the batch's COMMIT. */
-  deductBalance(deduction: Deduction): Promise<DeductionResult> {
+  /**
+   * Joins this event-loop turn's group commit (deduction-groups.ts): settles after the batch's COMMIT. A deduction whose
+   * `notAfter` passed before its batch ran (the write lock held by another connection for longer) is not applied.
+   */
+  deductBalance(deduction: BackendDeduction): Promise<DeductionResult> {
     return this.#groups.deduct(deduction);
+  }
+
+  refundDeduction(refund: DeductionRefund): Promise<number> {
+    return this.#run(() => this.#transactions.refundDeduction(refund, new Date().toISOString()));
+  }
+
+  async getStoreId(): Promise<string> {
+    return this.#storeId;
   }
 
   addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -118,8 +132,7 @@ export class SqliteBackend implements StoreBackend {
     await this.#run(() => this.#statements.markEvent.run(eventId, new Date().toISOString()));
   }
 
-  acquireLock(name: string, ttlMs: number): Promise<string | null> {
-    const token = randomUUID();
+  acquireLock(name: string, ttlMs: number, token: string): Promise<string | null> {
     return this.#run(() => {
       const now = BigInt(Date.now());
       return this.#statements.acquire.run(name, token, now + BigInt(ttlMs), now).changes === 1 ? token : null;
@@ -168,6 +181,13 @@ export class SqliteBackend implements StoreBackend {
       }
     }
   }
+}
+
+/** The store's id (schema 3 makes it with the tables); an Error when the row is missing. */
+function readStoreId(statements: SqliteStatements): string {
+  const row = statements.storeId.get();
+  if (row === undefined) throw new Error('SqliteStore: the store table holds no id');
+  return row.id;
 }
 
 /** Sets the connection up (WAL, exact integers) and creates or migrates the tables: the first write, so a read-only file fails here. */

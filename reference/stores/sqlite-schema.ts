@@ -15,10 +15,15 @@ export interface SqliteTables {
   locks: string;
   /** Kept deductions per (client, request id), for idempotent deductions (schema 2). */
   deductionRequests: string;
+  /** One row: the store's id, random, made with the tables (schema 3). */
+  store: string;
 }
 
-/** The schema this code reads and writes: 2 = balances per currency and kept request ids (schema 1 had one balance per client). */
-const SQLITE_SCHEMA_VERSION = 2;
+/**
+ * The schema this code reads and writes: 2 = balances per currency and kept request ids (schema 1 had one balance per
+ * client); 3 = the store's id.
+ */
+const SQLITE_SCHEMA_VERSION = 3;
 
 const PREFIX_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX = '9007199254740991';
@@ -39,6 +44,7 @@ export function sqliteTables(prefix: string): SqliteTables {
     processedEvents: `${prefix}processed_events`,
     locks: `${prefix}locks`,
     deductionRequests: `${prefix}deduction_requests`,
+    store: `${prefix}store`,
   };
 }
 
@@ -66,7 +72,17 @@ function addedInVersion2(t: SqliteTables): string {
   `;
 }
 
-/** Schema 2 from scratch. SQLite INTEGER is a signed 64-bit value. */
+/** What schema 3 adds: the store's id, 32 random hex digits made here, once (CR-7.16). */
+function addedInVersion3(t: SqliteTables): string {
+  return `
+    CREATE TABLE ${t.store} (
+      id TEXT NOT NULL PRIMARY KEY
+    ) STRICT;
+    INSERT INTO ${t.store} (id) VALUES (lower(hex(randomblob(16))));
+  `;
+}
+
+/** Schema 3 from scratch. SQLite INTEGER is a signed 64-bit value. */
 export function sqliteSchema(t: SqliteTables): string {
   return `
     CREATE TABLE ${t.clients} (
@@ -110,6 +126,7 @@ export function sqliteSchema(t: SqliteTables): string {
       expires_at INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;
     ${addedInVersion2(t)}
+    ${addedInVersion3(t)}
     INSERT INTO ${t.schemaVersion} (version) VALUES (${SQLITE_SCHEMA_VERSION});
   `;
 }
@@ -129,14 +146,22 @@ function migrateFrom1(t: SqliteTables, legacyCurrency: string): string {
     ALTER TABLE ${t.clients} DROP COLUMN balance;
     ALTER TABLE ${t.creditedPaymentIntents} ADD COLUMN ${currency};
     ALTER TABLE ${t.transactions} ADD COLUMN ${currency};
-    INSERT INTO ${t.schemaVersion} (version) VALUES (${SQLITE_SCHEMA_VERSION});
+    INSERT INTO ${t.schemaVersion} (version) VALUES (2);
+  `;
+}
+
+/** Schema 2 → 3: the store's id, made now (a store that had none gets one; charges made before it keep their keys). */
+function migrateFrom2(t: SqliteTables): string {
+  return `
+    ${addedInVersion3(t)}
+    INSERT INTO ${t.schemaVersion} (version) VALUES (3);
   `;
 }
 
 /**
  * Brings the tables of `t` to {@link SQLITE_SCHEMA_VERSION}: creates them when there are none, migrates schema 1
- * (the tables without a version table, created before balances had a currency) in place, and leaves schema 2 as
- * it is. Everything happens in one IMMEDIATE transaction that first reads the version, so two processes opening
+ * (the tables without a version table, created before balances had a currency) and schema 2 (no store id) in place,
+ * and leaves schema 3 as it is. Everything happens in one IMMEDIATE transaction that first reads the version, so two processes opening
  * the file at once agree: the second waits for the first's write lock, then finds the tables current. A failed
  * migration rolls back entirely and the constructor throws. A newer schema than this code knows is refused.
  */
@@ -151,8 +176,11 @@ export function openSqliteSchema(db: Database.Database, t: SqliteTables, legacyC
       db.exec(sqliteSchema(t));
       return;
     }
-    completeVersion1(db, t);
-    db.exec(migrateFrom1(t, legacyCurrency));
+    if (version === 1) {
+      completeVersion1(db, t);
+      db.exec(migrateFrom1(t, legacyCurrency));
+    }
+    db.exec(migrateFrom2(t));
   }).immediate();
 }
 

@@ -44,6 +44,12 @@ export interface SqliteStatements {
   markRepeated: Statement<[string, string], never>;
   /** (clientId, requestId, fingerprint, expiresAt): keeps a deduction, replacing an expired one. */
   keepRequest: Statement<[string, string, string, bigint], never>;
+  /** (clientId, requestId): forgets a kept request id (a refunded deduction's). */
+  forgetRequest: Statement<[string, string], never>;
+  /** (clientId, recordId): deletes the client's newest record with that id (a refunded deduction's). */
+  removeRecord: Statement<[string, string], never>;
+  /** The store's id (schema 3). */
+  storeId: Statement<[], { id: string }>;
   /** (now): deletes up to {@link PRUNE_BATCH} expired request ids, oldest first (index on expires_at). */
   pruneRequests: Statement<[bigint], never>;
   /**
@@ -107,6 +113,13 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
     keepRequest: db.prepare<[string, string, string, bigint], never>(
       `INSERT INTO ${t.deductionRequests} (client_id, request_id, fingerprint, repeated, expires_at) VALUES (?, ?, ?, 0, ?)
        ON CONFLICT (client_id, request_id) DO UPDATE SET fingerprint = excluded.fingerprint, repeated = 0, expires_at = excluded.expires_at`),
+    forgetRequest: db.prepare<[string, string], never>(
+      `DELETE FROM ${t.deductionRequests} WHERE client_id = ? AND request_id = ?`),
+    // The client's index, newest first: a refunded deduction is among the newest records.
+    removeRecord: db.prepare<[string, string], never>(
+      `DELETE FROM ${t.transactions} WHERE seq = (
+         SELECT seq FROM ${t.transactions} WHERE client_id = ? AND id = ? ORDER BY seq DESC LIMIT 1)`),
+    storeId: db.prepare<[], { id: string }>(`SELECT id FROM ${t.store}`),
     pruneRequests: db.prepare<[bigint], never>(
       `DELETE FROM ${t.deductionRequests} WHERE (client_id, request_id) IN (
          SELECT client_id, request_id FROM ${t.deductionRequests} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),

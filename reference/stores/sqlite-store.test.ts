@@ -54,14 +54,22 @@ function useStoresOn() {
   return { openOn, closeAll };
 }
 
-describeStoreConformance('SqliteStore', () => openTracked(), removeTracked);
+/** Opens another store on the file of `store`, tracked like it (the store id cases reopen a file). */
+const reopenTracked = async (store: object) => {
+  const path = paths.get(store) ?? '';
+  const again = new SqliteStore({ path });
+  paths.set(again, path);
+  return again;
+};
+
+describeStoreConformance('SqliteStore', () => openTracked(), removeTracked, { fresh: () => openTracked(), reopen: reopenTracked, cleanup: removeTracked });
 describeStoreConformance('SqliteStore without log', () => openTracked({ recordTransactions: false }), removeTracked);
 describeStoreConformance('SqliteStore :memory:', async () => new SqliteStore({ path: ':memory:' }));
 
 describe('SqliteStore on a shared file', () => {
   const { openOn, closeAll } = useStoresOn();
 
-  it('uses WAL, 64-bit INTEGER columns and schema version 2', () => {
+  it('uses WAL, 64-bit INTEGER columns and schema version 3', () => {
     const path = newPath();
     openOn(path);
     const db = new Database(path, { readonly: true });
@@ -70,7 +78,7 @@ describe('SqliteStore on a shared file', () => {
     expect(columns('credit402_balances')).toContainEqual({ name: 'balance', type: 'INTEGER' });
     expect(columns('credit402_clients')).toContainEqual({ name: 'top_ups', type: 'INTEGER' });
     expect(columns('credit402_deduction_requests')).toContainEqual({ name: 'expires_at', type: 'INTEGER' });
-    expect(db.prepare('SELECT version FROM credit402_schema_version').all()).toEqual([{ version: 2 }]);
+    expect(db.prepare('SELECT version FROM credit402_schema_version').all()).toEqual([{ version: 3 }]);
     db.close();
   });
 
@@ -364,7 +372,7 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     const db = new Database(path, { readonly: true });
     try {
       const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(`${prefix}schema_version`);
-      return table === undefined ? 1 : (db.prepare(`SELECT version FROM ${prefix}schema_version`).get() as { version: number }).version;
+      return table === undefined ? 1 : (db.prepare(`SELECT max(version) AS version FROM ${prefix}schema_version`).get() as { version: number }).version;
     } finally {
       db.close();
     }
@@ -375,7 +383,8 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     const old = legacyClient();
     writeSchema1(path, [old]);
     const store = openOn(path, { legacyCurrency: 'eur' });
-    expect(version(path)).toBe(2);
+    expect(version(path)).toBe(3);
+    expect(await store.getStoreId()).toMatch(/^[0-9a-f]{32}$/);
     expect(await store.getClient(old.clientId)).toEqual({ balances: { eur: 480 }, topUps: 1, createdAt: old.createdAt });
     expect(await store.listTransactions?.(old.clientId)).toEqual([
       { id: `t-${old.clientId}-1`, type: 'topup', clientId: old.clientId, currency: 'eur', amount: 500, createdAt: old.createdAt, paymentIntentId: old.paymentIntentId },
@@ -431,7 +440,7 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     writeSchema1(path, [old]);
     const successes = await runWorkers(path, old.clientId, 6, 100); // each worker opens (and may migrate) at start
     expect(successes.reduce((sum, n) => sum + n, 0)).toBe(480);
-    expect(version(path)).toBe(2);
+    expect(version(path)).toBe(3);
     const store = openOn(path);
     expect(await store.getClient(old.clientId)).toMatchObject({ balances: { usd: 0 }, topUps: 1 });
     expect(await store.listTransactions?.(old.clientId)).toHaveLength(2);
@@ -452,9 +461,26 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     const newer = newPath();
     await new SqliteStore({ path: newer }).close();
     const raise = new Database(newer);
-    raise.prepare('UPDATE credit402_schema_version SET version = 3').run();
+    raise.prepare('UPDATE credit402_schema_version SET version = 4').run();
     raise.close();
-    expect(() => new SqliteStore({ path: newer })).toThrow(/schema 3, newer/);
+    expect(() => new SqliteStore({ path: newer })).toThrow(/schema 4, newer/);
+  });
+
+  it('gives a schema 2 file a store id of its own, kept from then on (CR-7.16)', async () => {
+    const path = newPath();
+    const before = new SqliteStore({ path });
+    const clientId = newClientId();
+    await before.addBalance(clientId, 'usd', 40);
+    await before.close();
+    const downgrade = new Database(path);
+    downgrade.exec('DROP TABLE credit402_store; UPDATE credit402_schema_version SET version = 2');
+    downgrade.close();
+    const store = openOn(path);
+    expect(version(path)).toBe(3);
+    const id = await store.getStoreId();
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 40 } });
+    expect(await openOn(path).getStoreId()).toBe(id);
   });
 
   it('refuses an old file it cannot write with ERR_SQLITE_NOT_WRITABLE, leaving it as it was', () => {

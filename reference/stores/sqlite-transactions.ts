@@ -1,11 +1,13 @@
 // The SQLite store's multi-step operations, each one SQLite transaction over the prepared statements.
 import type Database from 'better-sqlite3';
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
-  TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
 } from './store.ts';
+import type { BackendDeduction } from './store-backend.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
 import type { DeductionOutcome } from './deduction-groups.ts';
+import { LateDeductionError } from './deduction-deadline.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
@@ -24,11 +26,15 @@ export interface SqliteTransactions {
   deductBalance(deduction: Deduction, nowMs: number): DeductionResult;
   /**
    * Runs `deductions` one after the other in ONE IMMEDIATE transaction, each in its own SAVEPOINT: a deduction
-   * for which SQLite throws is rolled back alone and its outcome is the error. Then prunes the log (`prune`) and
-   * commits. Returns the outcomes in order once committed; throws, having committed nothing, when the
-   * transaction as a whole failed (BEGIN, COMMIT, or an error that made SQLite roll the transaction back).
+   * for which SQLite throws is rolled back alone and its outcome is the error; one whose `notAfter` has passed is not
+   * run, and its outcome is a {@link LateDeductionError} (the transaction commits at once after the loop, before
+   * any timer can fire in this process). Then prunes the log (`prune`) and commits. Returns the outcomes in order
+   * once committed; throws, having committed nothing, when the transaction as a whole failed (BEGIN, COMMIT, or an
+   * error that made SQLite roll the transaction back).
    */
-  deductBatch(deductions: readonly Deduction[], nowMs: number, prune: LogPrune | undefined): DeductionOutcome[];
+  deductBatch(deductions: readonly BackendDeduction[], nowMs: number, prune: LogPrune | undefined): DeductionOutcome[];
+  /** Gives a deduction back: the balance (a RangeError on overflow), its record and its request id, in one transaction. */
+  refundDeduction(refund: DeductionRefund, now: string): number;
   /** Creates the client when missing and adds to the balance; a RangeError, changing nothing, on overflow. */
   addBalance(clientId: string, currency: Currency, amount: number, now: string): number;
   /** The client row and its balances from one snapshot (a read transaction). */
@@ -43,8 +49,9 @@ export interface SqliteTransactions {
 export function prepareTransactions(db: Database.Database, statements: SqliteStatements): SqliteTransactions {
   // Called inside `batch`, a better-sqlite3 transaction function runs as a SAVEPOINT, rolled back (only) when it throws.
   const deduct = db.transaction((deduction: Deduction, nowMs: number) => deductBalance(statements, deduction, nowMs));
-  const batch = db.transaction((deductions: readonly Deduction[], nowMs: number, prune: LogPrune | undefined) => {
+  const batch = db.transaction((deductions: readonly BackendDeduction[], nowMs: number, prune: LogPrune | undefined) => {
     const outcomes = deductions.map((deduction): DeductionOutcome => {
+      if (deduction.notAfter !== undefined && performance.now() > deduction.notAfter) return { ok: false, error: new LateDeductionError('SqliteStore') };
       try {
         return { ok: true, result: deduct(deduction, nowMs) };
       } catch (error) {
@@ -60,6 +67,7 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
   const read = db.transaction((clientId: string) => readClient(statements, clientId));
   const credit = db.transaction((topUp: TopUpCredit, recordId: string | undefined, now: string) => creditTopUp(statements, topUp, recordId, now));
   const reverse = db.transaction((reversal: TopUpReversal, now: string) => reverseTopUp(statements, reversal, now));
+  const refund = db.transaction((given: DeductionRefund, now: string) => refundDeduction(statements, given, now));
   return {
     deductBalance: (deduction, nowMs) => deduct.immediate(deduction, nowMs),
     deductBatch: (deductions, nowMs, prune) => batch.immediate(deductions, nowMs, prune),
@@ -68,6 +76,7 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
     readClient: (clientId) => read.deferred(clientId),
     creditTopUp: (topUp, recordId, now) => credit.immediate(topUp, recordId, now),
     reverseTopUp: (reversal, now) => reverse.immediate(reversal, now),
+    refundDeduction: (given, now) => toSafeNumber(refund.immediate(given, now), 'balance'),
   };
 }
 
@@ -120,6 +129,15 @@ function addBalance(statements: SqliteStatements, clientId: string, currency: Cu
   const row = statements.add.get(clientId, currency, BigInt(amount), MAX_SAFE);
   if (row === undefined) throw overflow(clientId, amount); // rolls back the new client
   return row.balance;
+}
+
+/** The balance back (as {@link addBalance}), the record removed and the request id forgotten; a throw rolls all back. */
+function refundDeduction(statements: SqliteStatements, refund: DeductionRefund, now: string): bigint {
+  const { clientId, currency, amount, recordId, requestId } = refund;
+  const balance = addBalance(statements, clientId, currency, amount, now);
+  if (recordId !== undefined) statements.removeRecord.run(clientId, recordId);
+  if (requestId !== undefined) statements.forgetRequest.run(clientId, requestId);
+  return balance;
 }
 
 function readClient(statements: SqliteStatements, clientId: string): ClientRecord | null {

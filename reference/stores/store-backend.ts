@@ -1,9 +1,18 @@
 // What a shipped store does below its guards: the store methods on arguments the guarded-store layer already checked.
 import type {
-  ClientRecord, Currency, Deduction, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
-  TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import type { GuardedStore } from './guarded-store.ts';
+
+/**
+ * A deduction as a backend gets it: with `timeoutMs`, also `notAfter`, the `performance.now()` time of its caller's
+ * deadline, taken when the store was called; the backend must not apply the deduction after it (an in-process backend
+ * checks it as it is; one on another host keeps a margin, see deduction-deadline.ts).
+ */
+export interface BackendDeduction extends Deduction {
+  notAfter?: number | undefined;
+}
 
 /**
  * The storage of a shipped store, wrapped by {@link GuardedStore}, which checks every
@@ -12,8 +21,15 @@ import type { GuardedStore } from './guarded-store.ts';
  * after `close`, or a record while the store keeps no log. It appends what it is given: records are copies already.
  */
 export interface StoreBackend {
-  /** {@link Store.deductBalance}; `record`, when present, is to be appended in the same step (the log is on). */
-  deductBalance(deduction: Deduction): Promise<DeductionResult>;
+  /**
+   * {@link Store.deductBalance}; `record`, when present, is to be appended in the same step (the log is on). Past
+   * `notAfter` it applies nothing and rejects with a `LateDeductionError`.
+   */
+  deductBalance(deduction: BackendDeduction): Promise<DeductionResult>;
+  /** {@link Store.refundDeduction}; `recordId` is given only while the log is on. */
+  refundDeduction(refund: DeductionRefund): Promise<number>;
+  /** {@link Store.getStoreId}: the id, read (or made) once per backend. */
+  getStoreId(): Promise<string>;
   /** {@link Store.addBalance}. */
   addBalance(clientId: string, currency: Currency, amount: number): Promise<number>;
   /** {@link Store.ensureClient}. */
@@ -37,8 +53,8 @@ export interface StoreBackend {
   hasProcessedEvent(eventId: string): Promise<boolean>;
   /** {@link Store.markEventProcessed}. */
   markEventProcessed(eventId: string): Promise<void>;
-  /** {@link Store.acquireLock}. */
-  acquireLock(name: string, ttlMs: number): Promise<string | null>;
+  /** {@link Store.acquireLock}: takes the lease under `token`, the caller's or one the guarded layer made (randomUUID). */
+  acquireLock(name: string, ttlMs: number, token: string): Promise<string | null>;
   /** {@link Store.releaseLock}. */
   releaseLock(name: string, token: string): Promise<boolean>;
   /** Releases handles and connections; called once. */

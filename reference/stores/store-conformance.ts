@@ -6,8 +6,10 @@ import { describeConcurrencyConformance } from './store-conformance-concurrency.
 import { describeCurrencyConformance } from './store-conformance-currencies.ts';
 import { describeLockConformance } from './store-conformance-locks.ts';
 import { describeModelConformance } from './store-conformance-model.ts';
+import { describeRefundConformance } from './store-conformance-refunds.ts';
 import { describeRequestConformance } from './store-conformance-requests.ts';
 import { describeReversalConformance } from './store-conformance-reversals.ts';
+import { describeStoreIdConformance, type StoreIdStorage } from './store-conformance-store-id.ts';
 import {
   INSUFFICIENT, balanceOf, deduct, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId,
 } from './store-conformance-helpers.ts';
@@ -22,12 +24,15 @@ function expectIsoTime(value: string): void {
 /**
  * Registers the store conformance suite with vitest. `createStore` runs before every test and must
  * resolve to a ready store (fresh, or shared with unique ids: tests use random client and PaymentIntent
- * ids). After every test the suite closes the store, then awaits `cleanup(store)` when given.
+ * ids). After every test the suite closes the store, then awaits `cleanup(store)` when given. `storage` opens the
+ * further stores of the store id cases: by default `createStore` for new storage (right for a store that keeps
+ * nothing); a persistent store's test passes how to open new storage and how to reopen a store's own.
  */
 export function describeStoreConformance(
   name: string,
   createStore: () => Promise<Store>,
   cleanup?: (store: Store) => Promise<void>,
+  storage?: StoreIdStorage,
 ): void {
   describe(`${name} store conformance`, () => {
     let store: Store;
@@ -289,6 +294,8 @@ export function describeStoreConformance(
 
     describeCurrencyConformance(get);
     describeRequestConformance(get);
+    describeRefundConformance(get);
+    describeStoreIdConformance(get, storage ?? { fresh: createStore, ...(cleanup ? { cleanup } : {}) });
     describeConcurrencyConformance(get);
     describeModelConformance(get);
     describeReversalConformance(get);

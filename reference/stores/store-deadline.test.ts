@@ -20,9 +20,9 @@ class FreezableStore extends MemoryStore {
     await this.#gate();
     return super.deductBalance(...args);
   }
-  override async acquireLock(name: string, ttlMs: number) {
+  override async acquireLock(name: string, ttlMs: number, token?: string) {
     await this.#gate();
-    return super.acquireLock(name, ttlMs);
+    return super.acquireLock(name, ttlMs, token);
   }
 }
 
@@ -73,12 +73,34 @@ describe('withStoreDeadlines', () => {
     expect(await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1 })).toEqual({ status: 'deducted', balance: 6 });
   });
 
+  it('tells the store the deadline: each deduction carries timeoutMs, unless it has its own', async () => {
+    const store = new MemoryStore();
+    const seen: Array<number | undefined> = [];
+    const deduct = store.deductBalance.bind(store);
+    store.deductBalance = (deduction) => {
+      seen.push(deduction.timeoutMs);
+      return deduct(deduction);
+    };
+    const timed = withStoreDeadlines(store, 80);
+    await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1 });
+    await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1, timeoutMs: 20 });
+    expect(seen).toEqual([80, 20]);
+  });
+
   it('turns a synchronous throw into a rejection', async () => {
     const store = new MemoryStore();
     (store as unknown as { getClient: () => never }).getClient = () => {
       throw new TypeError('sync');
     };
     await expect(withStoreDeadlines(store, 50).getClient('c')).rejects.toThrow('sync');
+  });
+
+  it('passes the caller\'s token on: the lease is taken under it, and released by it (issue 25 item 4)', async () => {
+    const store = new MemoryStore();
+    const timed = withStoreDeadlines(store, 100);
+    expect(await timed.acquireLock!('payment:t', 60_000, 'the-callers-token')).toBe('the-callers-token');
+    expect(await store.releaseLock('payment:t', 'the-callers-token')).toBe(true);
+    expect(await timed.acquireLock!('payment:t', 60_000)).toEqual(expect.any(String)); // none given: the store's own
   });
 
   it('gives back a lease taken after the deadline, so nobody waits for it', async () => {
@@ -89,5 +111,16 @@ describe('withStoreDeadlines', () => {
     store.resume();
     await sleep(10);
     expect(await store.acquireLock('payment:x', 60_000)).not.toBeNull();
+  });
+
+  it('gives back a lease taken under the caller\'s token after the deadline', async () => {
+    const store = new FreezableStore();
+    const timed = withStoreDeadlines(store, 30);
+    store.frozen = true;
+    await expect(timed.acquireLock!('payment:z', 60_000, 'sent-token')).rejects.toBeInstanceOf(StoreTimeoutError);
+    store.resume();
+    await sleep(10);
+    expect(await store.releaseLock('payment:z', 'sent-token')).toBe(false); // already given back
+    expect(await store.acquireLock('payment:z', 60_000)).not.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
-import type { Store } from './store.ts';
+import type { Deduction, Store } from './store.ts';
 import { deadlineQueue, type DeadlineQueue } from './deadline-queue.ts';
 import { wrapStoreMethods } from './wrap-store.ts';
 
@@ -65,24 +65,36 @@ function invoke1<A, T>(method: (argument: A) => Promise<T>, store: Store, argume
   }
 }
 
+/** `deduction` with `timeoutMs` when it carries none (anything else is passed on as it is, for the store to refuse). */
+function withTimeout(deduction: Deduction, timeoutMs: number): Deduction {
+  return typeof deduction === 'object' && deduction !== null && deduction.timeoutMs === undefined ? { ...deduction, timeoutMs } : deduction;
+}
+
 /**
  * `store` with a deadline of `timeoutMs` on every call but `close`: a call still pending then rejects with
- * {@link StoreTimeoutError}. Optional methods are present exactly when `store` has them. A lease that
+ * {@link StoreTimeoutError}. A deduction is handed to the store with that `timeoutMs` (unless it carries its own), so
+ * that the store refuses to apply it later. Optional methods are present exactly when `store` has them. A lease that
  * `acquireLock` takes after its deadline is released at once (nobody holds its token), so a slow store leaves no
  * lease behind for longer than it stays slow.
  */
 export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
   const queue = deadlineQueue(timeoutMs);
   const wrapped = wrapStoreMethods(store, (name, call) => watched(queue, name, invoke(call)));
-  // The paid path's call, without the generic wrapper's argument array and closures.
+  // The paid path's call, without the generic wrapper's argument array and closures. The store is told the deadline
+  // too (`timeoutMs`), so that a deduction it would apply after this wrapper gave up does nothing (a late command
+  // would otherwise take money, or a request id's one repeat, from a request already answered 503).
   const { deductBalance } = store;
-  wrapped.deductBalance = (deduction) => watched(queue, 'deductBalance', invoke1(deductBalance, store, deduction));
+  wrapped.deductBalance = (deduction) =>
+    watched(queue, 'deductBalance', invoke1(deductBalance, store, withTimeout(deduction, timeoutMs)));
   const { acquireLock, releaseLock } = store;
   if (acquireLock && releaseLock) {
-    wrapped.acquireLock = (name: string, ttlMs: number) =>
-      withDeadline('acquireLock', timeoutMs, invoke(() => acquireLock.call(store, name, ttlMs)), (token) => {
-        if (token !== null) releaseLock.call(store, name, token).catch(() => {}); // else it expires after ttlMs
+    // The caller's token, when given, is passed on: the store takes the lease under it (else under a token of its own).
+    wrapped.acquireLock = (name: string, ttlMs: number, token?: string) => {
+      const call = invoke(() => (token === undefined ? acquireLock.call(store, name, ttlMs) : acquireLock.call(store, name, ttlMs, token)));
+      return withDeadline('acquireLock', timeoutMs, call, (taken) => {
+        if (taken !== null) releaseLock.call(store, name, taken).catch(() => {}); // else it expires after ttlMs
       });
+    };
   } else {
     delete wrapped.acquireLock; // half a lock pair: no lease without a way to release it
   }

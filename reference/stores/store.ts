@@ -58,6 +58,13 @@ export interface Deduction {
   record?: TransactionRecord;
   /** Makes the deduction idempotent per (client, request id). */
   request?: DeductionRequest;
+  /**
+   * How long, in ms from the call, the caller waits for the answer (a positive safe integer; the gate's deadline
+   * wrapper passes its `storeTimeoutMs`). A deduction that would be applied after that does nothing and rejects with
+   * `LateDeductionError` (deduction-deadline.ts): a command held up by a stalled connection or server never takes money, or a request
+   * id's one repeat, after its caller has answered 503 and gone.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -71,6 +78,19 @@ export type DeductionResult =
   | { status: 'insufficient' }
   | { status: 'repeated'; balance: number }
   | { status: 'conflict' };
+
+/** Input of {@link Store.refundDeduction}: a successful deduction given back whole. */
+export interface DeductionRefund {
+  clientId: string;
+  /** The currency the deduction was taken from. */
+  currency: Currency;
+  /** Units given back: the deduction's amount, a positive safe integer. */
+  amount: number;
+  /** The id of the deduction's `deduction` record, when it was given one: removed from the log in the same step. */
+  recordId?: string;
+  /** The request id the deduction was kept under, when it had one: forgotten in the same step. */
+  requestId?: string;
+}
 
 /** Input of {@link Store.creditTopUp}. */
 export interface TopUpCredit {
@@ -138,9 +158,22 @@ export interface Store {
    * atomic step, only when the deduction succeeds; a store without a log ignores it. With `request`, a
    * successful deduction is kept under (client, request id) for `request.ttlMs`; while kept, the first call
    * with that id and the same fingerprint resolves `repeated` (nothing deducted or appended), and any other
-   * call with that id resolves `conflict`. A kept id whose deduction failed is not kept.
+   * call with that id resolves `conflict`. A kept id whose deduction failed is not kept. With `timeoutMs`, a
+   * deduction the store would apply after its caller stopped waiting changes nothing and rejects with
+   * `LateDeductionError` (`ERR_STORE_LATE`): the store's clock decides, with a margin for its uncertainty.
    */
   deductBalance(deduction: Deduction): Promise<DeductionResult>;
+
+  /**
+   * Gives a successful deduction back whole, in one atomic step (CR-15.3, `refundOnHandlerError`): adds `amount`
+   * to the balance in `currency` (creating the record when missing, as {@link addBalance}), removes the deduction's
+   * record `recordId` from the log when the store keeps one and still holds it, and forgets the kept request id
+   * `requestId` of the client, so that the next call with that id is a new deduction (not `repeated`). The log
+   * stays exact: it reads as if the deduction never happened. Not idempotent: the caller refunds a deduction at most
+   * once. Resolves the new balance; rejects with a RangeError, changing nothing, when the balance would pass
+   * Number.MAX_SAFE_INTEGER.
+   */
+  refundDeduction(refund: DeductionRefund): Promise<number>;
 
   /**
    * Atomically adds `amount` (a positive safe integer) to the balance in `currency`, creating the record with
@@ -154,6 +187,14 @@ export interface Store {
 
   /** Resolves to a copy of the client's record, or `null` when there is none. */
   getClient(clientId: string): Promise<ClientRecord | null>;
+
+  /**
+   * Resolves the store's id: random, made once when the store's storage is created, kept with it for its whole life
+   * (a persistent store reads it back at every open; a store that keeps nothing makes one per instance), so two
+   * stores never share one, even when one is restored from scratch. Part of every charge's idempotency key
+   * (CR-7.16): two deployments on one processor account never replay each other's charges.
+   */
+  getStoreId(): Promise<string>;
 
   /**
    * Credits a paid top-up exactly once per `paymentIntentId`, in one atomic step: ensures the client
@@ -213,12 +254,16 @@ export interface Store {
 
   /**
    * Optional (robustness): a lease on `name`. Atomically takes it when nobody holds it or the holder's
-   * lease has expired, and resolves a fresh opaque token; resolves `null`, changing nothing, while
-   * another unexpired lease exists. The lease expires `ttlMs` (a positive safe integer) after it was
+   * lease has expired, and resolves its token: `token` when given, else a fresh opaque one; resolves `null`, changing
+   * nothing, while another unexpired lease exists. The lease expires `ttlMs` (a positive safe integer) after it was
    * taken even if never released, so a crashed holder blocks others for at most `ttlMs`. Not reentrant:
    * the holder's own second call also gets `null`. Names are their own namespace (not client ids).
+   * The caller's `token` (a non-empty string of at most 256 characters, `MAX_LOCK_TOKEN_LENGTH`, else a TypeError coded
+   * `ERR_LOCK_TOKEN`, changing nothing; the gate sends a random UUID) lets it release a lease whose answer it never got
+   * (a timeout, a connection lost after the command was sent): {@link releaseLock} with that token frees the lease when
+   * this call took it, and changes nothing when it did not (CR-14.12). A caller gives a token no other caller uses.
    */
-  acquireLock?(name: string, ttlMs: number): Promise<string | null>;
+  acquireLock?(name: string, ttlMs: number, token?: string): Promise<string | null>;
 
   /**
    * Optional (robustness): releases the lease on `name` only when `token` is the current holder's

@@ -1,5 +1,5 @@
 // Cheap input guards shared by the shipped stores; callers pass validated data, these catch bugs.
-import type { Deduction, TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
+import type { Deduction, DeductionRefund, TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
 
 /** Throws a TypeError unless `value` is a non-empty string. */
 export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
@@ -25,11 +25,13 @@ export function assertCurrency(value: unknown, name = 'currency'): asserts value
 
 /**
  * Validates a {@link Deduction}: its record, when given, must be a `deduction` of the same client, currency
- * and amount; its request, when given, a non-empty id and fingerprint and a positive `ttlMs`.
+ * and amount; its request, when given, a non-empty id and fingerprint and a positive `ttlMs`; its `timeoutMs`, when
+ * given, a positive safe integer.
  */
 export function assertDeduction(deduction: Deduction): void {
   if (typeof deduction !== 'object' || deduction === null) throw new TypeError('deduction must be an object');
-  const { clientId, currency, amount, record, request } = deduction;
+  const { clientId, currency, amount, record, request, timeoutMs } = deduction;
+  if (timeoutMs !== undefined) assertSafeInteger(timeoutMs, 'timeoutMs', 1);
   assertNonEmptyString(clientId, 'clientId');
   assertCurrency(currency);
   assertSafeInteger(amount, 'amount', 0);
@@ -45,6 +47,16 @@ export function assertDeduction(deduction: Deduction): void {
     assertNonEmptyString(request.fingerprint, 'request.fingerprint');
     assertSafeInteger(request.ttlMs, 'request.ttlMs', 1);
   }
+}
+
+/** Validates a {@link DeductionRefund}: a positive amount, and non-empty `recordId` and `requestId` when given. */
+export function assertDeductionRefund(refund: DeductionRefund): void {
+  if (typeof refund !== 'object' || refund === null) throw new TypeError('refund must be an object');
+  assertNonEmptyString(refund.clientId, 'clientId');
+  assertCurrency(refund.currency);
+  assertSafeInteger(refund.amount, 'amount', 1);
+  if (refund.recordId !== undefined) assertNonEmptyString(refund.recordId, 'recordId');
+  if (refund.requestId !== undefined) assertNonEmptyString(refund.requestId, 'requestId');
 }
 
 /** Validates a {@link TopUpCredit}. */
@@ -82,10 +94,30 @@ export function assertTopUpReversal(reversal: TopUpReversal): void {
   assertSafeInteger(reversal.amount, 'amount', 1);
 }
 
-/** Validates the arguments of `acquireLock`. */
-export function assertLockRequest(name: unknown, ttlMs: unknown): void {
+/** The longest lease token `acquireLock` takes from its caller, in characters (the gate sends a 36-character UUID). */
+export const MAX_LOCK_TOKEN_LENGTH = 256;
+
+/** A lease token given to `acquireLock` that is not a non-empty string of at most {@link MAX_LOCK_TOKEN_LENGTH} characters. */
+export class LockTokenError extends TypeError {
+  readonly code = 'ERR_LOCK_TOKEN';
+
+  constructor(token: unknown) {
+    const got = typeof token === 'string' && token.length > MAX_LOCK_TOKEN_LENGTH ? `${token.length} characters` : describe(token);
+    super(`token must be a non-empty string of at most ${MAX_LOCK_TOKEN_LENGTH} characters, got ${got}`);
+    this.name = 'LockTokenError';
+  }
+}
+
+/**
+ * Validates the arguments of `acquireLock`: a non-empty name, a positive safe integer TTL and, when given, a token that
+ * is a non-empty string of at most {@link MAX_LOCK_TOKEN_LENGTH} characters (else a {@link LockTokenError}).
+ */
+export function assertLockRequest(name: unknown, ttlMs: unknown, token?: unknown): void {
   assertNonEmptyString(name, 'name');
   assertSafeInteger(ttlMs, 'ttlMs', 1);
+  if (token !== undefined && (typeof token !== 'string' || token.length === 0 || token.length > MAX_LOCK_TOKEN_LENGTH)) {
+    throw new LockTokenError(token);
+  }
 }
 
 /**

@@ -1,10 +1,10 @@
 // Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { Deduction, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
+import type { Deduction, DeductionRefund, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
 
 /** The store methods a wrapper can script. */
 export type StoreMethod =
-  | 'deductBalance' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
+  | 'deductBalance' | 'refundDeduction' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
   | 'hasCredit' | 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed' | 'acquireLock' | 'releaseLock';
 
 /**
@@ -21,9 +21,12 @@ export interface StoreFault {
   script: StoreScript;
 }
 
+/** The id of every ScriptedStore: known, so that a test can compute the charge idempotency keys (CR-7.16). */
+export const SCRIPTED_STORE_ID = 'scripted-store';
+
 /** A {@link Store} over a MemoryStore (`inner`, for set-up and reads that bypass the journal) with scripted calls. */
 export class ScriptedStore implements Store {
-  readonly inner = new MemoryStore();
+  readonly inner = new MemoryStore({ storeId: SCRIPTED_STORE_ID });
   /** The methods called through the wrapper, in order. */
   readonly calls: StoreMethod[] = [];
   readonly #faults: StoreFault[];
@@ -58,6 +61,13 @@ export class ScriptedStore implements Store {
   deductBalance(deduction: Deduction) {
     return this.#call('deductBalance', () => this.inner.deductBalance(deduction));
   }
+  refundDeduction(refund: DeductionRefund) {
+    return this.#call('refundDeduction', () => this.inner.refundDeduction(refund));
+  }
+  /** The inner store's id, not journaled: a constant read, not a step of the paid path. */
+  getStoreId() {
+    return this.inner.getStoreId();
+  }
   addBalance(clientId: string, currency: string, amount: number) {
     return this.#call('addBalance', () => this.inner.addBalance(clientId, currency, amount));
   }
@@ -88,8 +98,9 @@ export class ScriptedStore implements Store {
   markEventProcessed(eventId: string) {
     return this.#call('markEventProcessed', () => this.inner.markEventProcessed(eventId));
   }
-  acquireLock(name: string, ttlMs: number) {
-    return this.#call('acquireLock', () => this.inner.acquireLock(name, ttlMs));
+  /** Takes the lease under the caller's `token` when given: a `lost` reply leaves the lease that token releases. */
+  acquireLock(name: string, ttlMs: number, token?: string) {
+    return this.#call('acquireLock', () => this.inner.acquireLock(name, ttlMs, token));
   }
   releaseLock(name: string, token: string) {
     return this.#call('releaseLock', () => this.inner.releaseLock(name, token));

@@ -2,14 +2,20 @@
 import { createHash } from 'node:crypto';
 import type { PaymentRequiredResponse, PaymentResponse } from '../protocol/types.ts';
 import { PUBLISHABLE_KEY } from './decision-fixtures.ts';
+import { SCRIPTED_STORE_ID } from './scripted-store.ts';
 
 /** The two exact normative messages (CR-8.10). */
 export const MALFORMED = 'Malformed payment header';
 export const PAYMENT_FAILED = 'Payment processing failed';
 
-/** The informative idempotency key of CR-7.16: `credit402-topup-` and the SHA-256 of the six values joined by `\n`. */
-export function chargeKey(clientId: string, topUps: number, paymentMethodId: string, routeKey: string, topUp: number, currency: string): string {
-  const material = [clientId, topUps, paymentMethodId, routeKey, topUp, currency].join('\n');
+/**
+ * The informative idempotency key of CR-7.16: `credit402-topup-` and the SHA-256 of the store's id and the six values
+ * joined by `\n` (the store's id: a ScriptedStore's unless given).
+ */
+export function chargeKey(
+  clientId: string, topUps: number, paymentMethodId: string, routeKey: string, topUp: number, currency: string, storeId = SCRIPTED_STORE_ID,
+): string {
+  const material = [storeId, clientId, topUps, paymentMethodId, routeKey, topUp, currency].join('\n');
   return `credit402-topup-${createHash('sha256').update(material).digest('hex')}`;
 }
 

@@ -60,6 +60,20 @@ describe('Stripe-Signature verification (CR-14.2)', () => {
     expect(await balance()).toBeUndefined();
   });
 
+  it('CR-14.2 rejects a header with more than one t, whichever t the signature was made with (was: t=<now>,t=<future> passed)', async () => {
+    const t = now();
+    const future = t + 86_400;
+    // The future check read the first t, the SDK verifies with the last: a delivery signed a day ahead passed as current.
+    expect(await deliver((body) => `t=${t},t=${future},v1=${v1(body, future)}`)).toBe(400);
+    expect(await deliver((body) => `t=${t},t=${t},v1=${v1(body, t)}`)).toBe(400);
+    expect(await deliver((body) => `t=${t},v1=${v1(body, t)}, t=${t}`)).toBe(400);
+    // Two Stripe-Signature header lines arrive joined by ", ": two t as well.
+    expect(await deliver((body) => `t=${t},v1=${v1(body, t)}, t=${future},v1=${v1(body, future)}`)).toBe(400);
+    expect(await balance()).toBeUndefined();
+    const answer = await handler.handle(Buffer.from(succeededEvent('twice')), `t=${t},t=${t},v1=x`);
+    expect(answer.body).toEqual({ error: expect.stringMatching(/more than one t/) });
+  });
+
   it('CR-14.2 bounds the timestamp both ways: 299 s old or ahead is accepted, 301 s old is stale, 301 s or a day ahead is refused', async () => {
     expect(await deliver((body) => `t=${now() - 301},v1=${v1(body, now() - 301)}`)).toBe(400);
     expect(await balance()).toBeUndefined();

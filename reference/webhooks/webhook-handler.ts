@@ -1,5 +1,6 @@
 // The webhook endpoint's engine: verify, deduplicate, apply; adapters only hand over the raw body and signature.
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { createErrorLog } from '../gate/error-log.ts';
 import { WebhookSignatureError, type Processor, type ProcessorEvent } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
 import { hasWebhookSupport, WEBHOOK_STORE_METHODS } from '../stores/capabilities.ts';
@@ -19,7 +20,10 @@ export interface WebhookHandlerOptions {
    * `retrieveCharge`, `retrieveDispute`): the Stripe processor built with a `webhookSecret`.
    */
   processor: Processor;
-  /** Called with every failure while handling an event; default: console.error. */
+  /**
+   * Called with every failure while handling an event; default: one line per failure on console.error, with a stack
+   * trace per kind of failure at most once a minute (`createErrorLog`, as the gate's default).
+   */
   onError?: (error: unknown, stage: string) => void;
 }
 
@@ -45,7 +49,16 @@ function hasWebhookRetrievals(processor: Processor | undefined): processor is We
 }
 
 /**
- * Builds the webhook engine. Answers 400 when the signature does not verify, 200 once an event is
+ * How many `t` elements a `Stripe-Signature` header holds. CR-14.2 allows exactly one: with several, the checks could
+ * each read another (the SDK verifies with the last, a check of the future the first), so that a delivery signed far
+ * ahead would pass as current. Two header lines arrive joined by ", ", so they count twice too.
+ */
+function timestampsIn(signature: string): number {
+  return signature.split(',').filter((element) => element.split('=', 1)[0]?.trim() === 't').length;
+}
+
+/**
+ * Builds the webhook engine. Answers 400 when the signature does not verify (or its header has more than one `t`), 200 once an event is
  * applied (or was already, or is of no concern), and 500 when the store fails or the processor cannot be asked,
  * so that the processor delivers the event again. An event is applied as the processor's objects say, retrieved
  * by the ids the event names, never as its body says (CR-14.3, CR-14.4). The event id is remembered only after its effect is stored: a crash in
@@ -60,10 +73,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     throw new Credit402ConfigError('ERR_PROCESSOR', `webhooks need a processor with parseWebhookEvent, ${RETRIEVALS.join(', ')} (a StripeProcessor with webhookSecret)`);
   }
   const parse = processor.parseWebhookEvent.bind(processor);
-  const report = options.onError ?? ((error: unknown, stage: string) => console.error(`credit402 webhook: ${stage} failed:`, error));
+  const report = options.onError ?? createErrorLog({ prefix: 'credit402 webhook' });
 
   return {
     async handle(rawBody, signature) {
+      if (signature !== undefined && timestampsIn(signature) > 1) {
+        return { status: 400, body: { error: 'Webhook signature rejected: the Stripe-Signature header has more than one t (CR-14.2)' } };
+      }
       let event: ProcessorEvent;
       try {
         event = await parse(rawBody, signature);

@@ -1,0 +1,117 @@
+// Opens a failing report in headless Chromium: the levels block and a failed requirement show without a click; the filters work.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it, type TestContext } from 'vitest';
+import { renderHtmlReport } from './html-report.ts';
+import type { RunSummary } from './run-summary.ts';
+import { readRequirements } from './spec-requirements.ts';
+
+/** Debian's chromium (CHROMIUM_BIN overrides); undefined when there is none. */
+function findChromium(): string | undefined {
+  if (process.env.CHROMIUM_BIN) return process.env.CHROMIUM_BIN;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : undefined;
+}
+
+const CHROMIUM = findChromium();
+const WIDTH = 1280;
+const HEIGHT = 2000;
+const dir = mkdtempSync(join(tmpdir(), 'credit402-html-browser-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Skips without Chromium, except in CI (CI=true), where .ci/run installs it and its absence fails the test. */
+function requireChromium(context: TestContext): string {
+  if (CHROMIUM) return CHROMIUM;
+  const install = "install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_BIN";
+  if (process.env.CI === 'true') throw new Error(`CI=true but no headless Chromium (/usr/bin/chromium or chromium on PATH): ${install}`);
+  console.warn(`html-report.browser.test.ts skipped: no headless Chromium found; ${install} to run it`);
+  return context.skip(`no headless Chromium: ${install}`);
+}
+
+async function chromium(binary: string, args: string[], page: string): Promise<string> {
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--run-all-compositor-stages-before-draw', `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${WIDTH},${HEIGHT}`];
+  const { stdout } = await promisify(execFile)(binary, [...flags, ...args, pathToFileURL(page).href], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Measures in the page (after its own script ran): what is visible on the first screen, then what the status filter hides. */
+const PROBE = `<script>
+(function () {
+  function shown(element) {
+    if (!element || !element.checkVisibility()) return false;
+    var box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  }
+  function onFirstScreen(element) { return shown(element) && element.getBoundingClientRect().top < window.innerHeight; }
+  var levels = document.getElementById('levels');
+  var failedRow = document.querySelector('#failed-requirements tr.row-failed');
+  var failure = document.getElementById('failure-1');
+  var failedId = failure.querySelector('summary a.id.failed');
+  var transcript = failure.querySelector('pre.transcript');
+  var result = {
+    levelsOnFirstScreen: onFirstScreen(levels),
+    levelsText: levels.innerText,
+    failedRowOnFirstScreen: onFirstScreen(failedRow),
+    failedRowText: failedRow.innerText,
+    failureOpen: failure.open,
+    failedId: shown(failedId) ? failedId.textContent : null,
+    failedIdInOpenDetails: failedId.closest('details').open,
+    transcriptShown: shown(transcript) && transcript.getBoundingClientRect().height > 100,
+    filtersShown: shown(document.getElementById('filters')),
+  };
+  var form = document.getElementById('filters');
+  form.elements.status.value = 'passed';
+  form.dispatchEvent(new Event('change'));
+  result.filteredFailureShown = shown(failure);
+  result.filteredPassedRowShown = shown(document.querySelector('#all-scenarios tr[data-status="passed"]'));
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+})();
+</script>`;
+
+const summary = JSON.parse(readFileSync(new URL('./fixtures/failing-summary.json', import.meta.url), 'utf8')) as RunSummary;
+const report = join(dir, 'conformance.html');
+writeFileSync(report, renderHtmlReport(summary, readRequirements()));
+
+const decode = (text: string): string => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+describe('the HTML report in headless Chromium', () => {
+  it('shows the levels block and the failed requirement without a click, each failure open with its transcript; the status filter hides it', async (context) => {
+    const binary = requireChromium(context);
+    const probed = join(dir, 'probed.html');
+    writeFileSync(probed, readFileSync(report, 'utf8').replace('</body>', `${PROBE}\n</body>`));
+    const dom = await chromium(binary, ['--dump-dom'], probed);
+    const json = /<pre id="probe">([^<]*)<\/pre>/.exec(dom)?.[1];
+    expect(json, 'the probe did not run in Chromium').toBeDefined();
+    const result = JSON.parse(decode(json ?? '{}')) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      levelsOnFirstScreen: true,
+      failedRowOnFirstScreen: true,
+      failureOpen: true,
+      failedId: 'CR-7.14',
+      failedIdInOpenDetails: true,
+      transcriptShown: true,
+      filtersShown: true,
+      filteredFailureShown: false,
+      filteredPassedRowShown: true,
+    });
+    expect(result.levelsText).toMatch(/WIRE[\s\S]*1\/3 scenarios passed[\s\S]*not claimed[\s\S]*ROBUST[\s\S]*not declared/);
+    expect(result.failedRowText).toMatch(/CR-7\.14\s+wire\s+Charged amount/);
+  }, 90_000);
+
+  it('renders a 1280-pixel-wide screenshot', async (context) => {
+    const binary = requireChromium(context);
+    const png = join(dir, 'report.png');
+    await chromium(binary, [`--screenshot=${png}`], report);
+    const header = readFileSync(png);
+    expect(header.subarray(1, 4).toString()).toBe('PNG');
+    expect([header.readUInt32BE(16), header.readUInt32BE(20)]).toEqual([WIDTH, HEIGHT]);
+  }, 90_000);
+});

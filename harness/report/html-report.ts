@@ -1,0 +1,205 @@
+// The kit's self-contained HTML report of one run (conformance.html), rendered from conformance-summary.json.
+import { badge, escapeHtml, htmlPage, LEVEL_MEANING, levelState, requirementStatus, STATUS_LABEL, type RequirementStatus } from './html-page.ts';
+import { failureBlock, filterAttributes, idLink, reasonGroups, scenarioTable, type ScenarioContext } from './html-scenarios.ts';
+import type { LevelVerdict, RequirementVerdict, RunSummary, ScenarioRecord } from './run-summary.ts';
+import { LEVELS, type Requirement } from './spec-requirements.ts';
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** The levels block: per level, scenarios passed and whether the target claims it. */
+export function levelsBlock(levels: readonly LevelVerdict[]): string {
+  const cards = levels.map((verdict) => {
+    const { state, label, detail } = levelState(verdict);
+    const count = verdict.total === undefined
+      ? `<p class="count">–</p>`
+      : `<p class="count">${verdict.passed ?? 0}/${verdict.total} <small>scenarios passed</small></p>`;
+    const inconclusive = verdict.inconclusive ? ` <span class="badge s-inconclusive">${verdict.inconclusive} inconclusive</span>` : '';
+    return `<div class="level ${state}" data-level-card="${escapeHtml(verdict.level)}">
+<h3>${escapeHtml(verdict.level)}</h3>
+<p class="what">${escapeHtml(LEVEL_MEANING[verdict.level] ?? '')}</p>
+${count}
+<p class="state">${badge(state, label)}${inconclusive}${detail ? ` <span class="muted">${escapeHtml(detail)}</span>` : ''}</p>
+</div>`;
+  });
+  return `<section id="levels" aria-label="levels">
+<div class="levels">
+${cards.join('\n')}
+</div>
+<p class="muted">Each level counts its scenarios and those of the levels below; the target claims a level when all of them passed and none was inconclusive.</p>
+</section>`;
+}
+
+/** The features of the scenarios that carry each requirement ID (for the feature filter). */
+function featuresById(scenarios: readonly ScenarioRecord[]): Map<string, string[]> {
+  const features = new Map<string, Set<string>>();
+  for (const scenario of scenarios) for (const id of new Set([...scenario.ids, ...scenario.failedIds])) features.set(id, (features.get(id) ?? new Set()).add(scenario.featureUri));
+  return new Map([...features].map(([id, uris]) => [id, [...uris]]));
+}
+
+function filterForm(scenarios: readonly ScenarioRecord[]): string {
+  const features = [...new Map(scenarios.map((scenario) => [scenario.featureUri, scenario.feature]))].sort(([a], [b]) => a.localeCompare(b));
+  const option = (value: string, label: string): string => `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
+  const statuses: Array<[string, string]> = [['failed', 'failed'], ['passed', 'passed'], ['not-reached', 'not reached'], ['inconclusive', 'inconclusive'], ['not-run', 'not run']];
+  return `<form id="filters" class="filters" hidden>
+<label>level <select name="level">${option('', 'all')}${LEVELS.map((level) => option(level, level)).join('')}</select></label>
+<label>feature <select name="feature">${option('', 'all')}${features.map(([uri, name]) => option(uri, name)).join('')}</select></label>
+<label>status <select name="status">${option('', 'all')}${statuses.map(([value, label]) => option(value, label)).join('')}</select></label>
+<button type="reset">show all</button>
+<output></output>
+</form>`;
+}
+
+interface Context extends ScenarioContext {
+  titleOf: (id: string) => string;
+  features: Map<string, string[]>;
+}
+
+function failedRequirements(summary: RunSummary, context: Context): string {
+  const failed = summary.requirements.filter((verdict) => verdict.failed > 0);
+  if (failed.length === 0) return '<p>No requirement failed.</p>';
+  const rows = failed.map((verdict) => {
+    const scenarios = summary.scenarios.filter((scenario) => scenario.outcome === 'failed' && scenario.failedIds.includes(verdict.id));
+    const links = scenarios.map((scenario) => {
+      const anchor = context.anchorOf(scenario) ?? '';
+      return `<li><a href="#${anchor}" title="${escapeHtml(scenario.location)}">${anchor.replace('failure-', '')}) ${escapeHtml(scenario.name)}</a></li>`;
+    });
+    const judged = verdict.passed + verdict.failed;
+    const notReached = verdict.notReached > 0 ? `, ${verdict.notReached} not reached` : '';
+    return `<tr class="row-failed"${filterAttributes('failed', verdict.level, context.features.get(verdict.id) ?? [])}><td>${idLink(verdict.id, 'failed')}</td><td><span class="lvl">${escapeHtml(verdict.level)}</span></td><td class="title">${escapeHtml(context.titleOf(verdict.id))}</td><td class="num">${verdict.failed} of ${judged} failed${notReached}</td><td><ul class="plain">${links.join('')}</ul></td></tr>`;
+  });
+  return `<table>
+<thead><tr><th>requirement</th><th>level</th><th>title</th><th>scenarios</th><th>failing checks in</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+}
+
+function counts(verdict: RequirementVerdict | undefined): string {
+  if (!verdict) return '';
+  const parts = [['passed', verdict.passed], ['failed', verdict.failed], ['not reached', verdict.notReached], ['inconclusive', verdict.inconclusive]] as const;
+  return parts.filter(([, count]) => count > 0).map(([label, count]) => `${count} ${label}`).join(' · ');
+}
+
+/** Every requirement of the spec (and any other ID the run judged), with its verdict and scenario counts. */
+function requirementMatrix(summary: RunSummary, requirements: readonly Requirement[], context: Context): string {
+  const verdicts = new Map(summary.requirements.map((verdict) => [verdict.id, verdict]));
+  const known = new Set(requirements.map((requirement) => requirement.id));
+  const rows = [
+    ...requirements.map((requirement) => ({ id: requirement.id, level: requirement.level, requirement })),
+    ...summary.requirements.filter((verdict) => !known.has(verdict.id)).map((verdict) => ({ id: verdict.id, level: verdict.level, requirement: undefined })),
+  ];
+  const statuses = rows.map((row) => requirementStatus(verdicts.get(row.id)));
+  const perLevel = LEVELS.map((level) => {
+    const mine = statuses.filter((_, index) => rows[index]?.level === level);
+    const cells = (Object.keys(STATUS_LABEL) as RequirementStatus[]).map((status) => `<td class="num">${mine.filter((one) => one === status).length}</td>`);
+    return `<tr><td><span class="lvl">${level}</span></td>${cells.join('')}<td class="num">${mine.length}</td></tr>`;
+  });
+  const body = rows.map((row, index) => {
+    const status = statuses[index] ?? 'not-run';
+    const marker = row.requirement && (row.requirement.deprecated ? 'deprecated' : row.requirement.internal ? 'internal' : row.requirement.construction ? 'construction' : '');
+    const note = marker ? ` <span class="muted">(${marker})</span>` : '';
+    return `<tr id="req-${escapeHtml(row.id)}" class="row-${status}"${filterAttributes(status, row.level, context.features.get(row.id) ?? [])}><td class="id">${escapeHtml(row.id)}</td><td><span class="lvl">${escapeHtml(row.level)}</span></td><td>${escapeHtml(context.titleOf(row.id))}${note}</td><td>${badge(status, STATUS_LABEL[status])}</td><td class="muted">${counts(verdicts.get(row.id))}</td></tr>`;
+  });
+  return `<table class="per-level">
+<thead><tr><th>level</th>${Object.values(STATUS_LABEL).map((label) => `<th class="num">${label}</th>`).join('')}<th class="num">requirements</th></tr></thead>
+<tbody>
+${perLevel.join('\n')}
+</tbody>
+</table>
+<h3>every requirement of spec/protocol.md</h3>
+<table class="requirements">
+<thead><tr><th>ID</th><th>level</th><th>title</th><th>verdict</th><th>scenarios</th></tr></thead>
+<tbody>
+${body.join('\n')}
+</tbody>
+</table>`;
+}
+
+/** `2026-11-27T16:42:41.836Z` → `2026-11-27 16:42:41 UTC`; anything else as it is. */
+function when(startedAt: string): string {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?Z$/.exec(startedAt);
+  return match ? `${match[1]} ${match[2]} UTC` : startedAt;
+}
+
+function header(summary: RunSummary, failedRequirements: number): string {
+  const meta = [
+    summary.target && `target: <code>${escapeHtml(summary.target)}</code>`,
+    summary.startedAt && `started ${escapeHtml(when(summary.startedAt))}`,
+    `judged up to the ${escapeHtml(summary.runLevel)} level`,
+  ].filter(Boolean);
+  const failed = summary.failed > 0 || summary.runErrors.length > 0;
+  const verdict = failed
+    ? `${plural(summary.failed, 'scenario')} failed, ${plural(failedRequirements, 'requirement')} failed${summary.runErrors.length > 0 ? `, ${plural(summary.runErrors.length, 'run error')}` : ''}`
+    : 'no scenario failed';
+  const toc = [
+    failed && '<a href="#failed-requirements">failed requirements</a>',
+    failed && `<a href="#failures">failures (${summary.failed})</a>`,
+    `<a href="#not-judged">inconclusive and not run (${summary.inconclusive + summary.notRun})</a>`,
+    '<a href="#matrix">requirement matrix</a>',
+    '<a href="#scenarios">all scenarios</a>',
+  ].filter(Boolean);
+  return `<header>
+<h1>credit402 conformance report</h1>
+<p class="meta">${meta.join(' · ')}</p>
+<p class="verdict ${failed ? 'failed' : 'passed'}">${escapeHtml(verdict)}</p>
+<div class="counts">${badge('passed', `${summary.passed} passed`)} ${badge('failed', `${summary.failed} failed`)} ${badge('inconclusive', `${summary.inconclusive} inconclusive`)} ${badge('not-run', `${summary.notRun} not run`)}</div>
+<nav class="toc">${toc.join('')}</nav>
+</header>`;
+}
+
+/** Failed requirements, then each failure open; one line when nothing failed. */
+function failureSections(summary: RunSummary, failures: readonly ScenarioRecord[], context: Context): string {
+  const failedCount = summary.requirements.filter((verdict) => verdict.failed > 0).length;
+  if (failures.length === 0 && failedCount === 0) return '<section id="failures"><h2>Failures</h2>\n<p>No scenario failed and no requirement failed.</p></section>';
+  return `<section id="failed-requirements" data-group><h2>Failed requirements (${failedCount})</h2>\n${failedRequirements(summary, context)}</section>
+<section id="failures" data-group><h2>Failures (${failures.length})</h2>\n${failures.map((scenario, index) => failureBlock(scenario, index + 1, context)).join('\n')}</section>`;
+}
+
+/** Inconclusive and not-run scenarios grouped by reason, and what the kit could not check in judged ones. */
+function notJudgedSection(scenarios: readonly ScenarioRecord[], context: Context): string {
+  const inconclusive = scenarios.filter((scenario) => scenario.outcome === 'inconclusive');
+  const notRun = scenarios.filter((scenario) => scenario.outcome === 'not-run');
+  const noticed = scenarios.filter((scenario) => scenario.notices.length > 0);
+  const reason = (scenario: ScenarioRecord): string[] => [scenario.reason ?? '(no reason given)'];
+  const parts = inconclusive.length + notRun.length === 0
+    ? ['<p>No scenario was inconclusive or not run.</p>']
+    : [
+        '<p class="muted">Neither counts as failed: an inconclusive scenario could not tell (an injected fault never fired); a not-run scenario is above the run\'s level or needs a capability the target does not declare.</p>',
+        `<h3>Inconclusive (${inconclusive.length})</h3>`,
+        inconclusive.length === 0 ? '<p class="muted">none</p>' : reasonGroups(inconclusive, reason, true, context),
+        `<h3>Not run (${notRun.length})</h3>`,
+        notRun.length === 0 ? '<p class="muted">none</p>' : reasonGroups(notRun, reason, false, context),
+      ];
+  if (noticed.length > 0) parts.push('<h3>Not checked in judged scenarios</h3>', reasonGroups(noticed, (scenario) => scenario.notices, false, context));
+  return `<section id="not-judged"><h2>Inconclusive and not run</h2>\n${parts.join('\n')}\n</section>`;
+}
+
+/** Renders a run's summary as one self-contained HTML page; `requirements` are the spec's (readRequirements()). */
+export function renderHtmlReport(summary: RunSummary, requirements: readonly Requirement[]): string {
+  const scenarios = summary.scenarios ?? [];
+  const spec = new Map(requirements.map((requirement) => [requirement.id, requirement]));
+  const judged = new Map(summary.requirements.map((verdict) => [verdict.id, verdict]));
+  const failures = scenarios.filter((scenario) => scenario.outcome === 'failed');
+  const anchors = new Map(failures.map((scenario, index) => [scenario, `failure-${index + 1}`]));
+  const context: Context = {
+    levelOf: (id) => spec.get(id)?.level ?? judged.get(id)?.level ?? 'strict',
+    titleOf: (id) => spec.get(id)?.title ?? judged.get(id)?.title ?? '',
+    anchorOf: (scenario) => anchors.get(scenario),
+    features: featuresById(scenarios),
+  };
+  const body = [
+    header(summary, summary.requirements.filter((verdict) => verdict.failed > 0).length),
+    levelsBlock(summary.levels),
+    summary.runErrors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><pre class="message">${escapeHtml(summary.runErrors.join('\n'))}</pre></section>` : '',
+    filterForm(scenarios),
+    failureSections({ ...summary, scenarios }, failures, context),
+    notJudgedSection(scenarios, context),
+    `<section id="matrix"><h2>Requirement matrix</h2>\n${requirementMatrix(summary, requirements, context)}</section>`,
+    `<section id="scenarios"><h2>All scenarios</h2>\n${scenarioTable(scenarios, context)}</section>`,
+    `<footer>Generated by credit402-conformance from conformance-summary.json. An ID fails when a check naming it failed; the failed scenario's other IDs are "not reached"; "not run" IDs were judged by no scenario of this run.</footer>`,
+  ];
+  const outcome = summary.failed > 0 ? `${summary.failed} failed` : summary.runErrors.length > 0 ? 'run error' : 'passed';
+  const title = `credit402 conformance: ${outcome}${summary.target ? ` (${summary.target})` : ''}`;
+  return htmlPage(title, body.filter(Boolean).join('\n'));
+}

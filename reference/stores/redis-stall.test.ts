@@ -1,0 +1,73 @@
+// A Redis stall that outlasts the caller's deadline (issue 25): the commands that run when it ends take no money, and leave the request id's one repeat unused.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { deleteKeys } from '../testing/redis.ts';
+import { FreezingProxy } from '../testing/freezing-proxy.ts';
+import { RedisStore } from './redis-store.ts';
+import type { Deduction } from './store.ts';
+import { deductionRecord, newClientId, newRequestId } from './store-conformance-helpers.ts';
+import { StoreTimeoutError, withStoreDeadlines } from './store-deadline.ts';
+
+const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const keyPrefix = `credit402-test:${randomUUID()}:`;
+// Only this file's connection stalls: the proxy holds its bytes back, the shared server runs on for everyone else.
+const proxy = new FreezingProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
+const stalled = await RedisStore.connect({ url: await proxy.start(), keyPrefix });
+const direct = await RedisStore.connect({ url: redisUrl.href, keyPrefix });
+/** The gate's view of the stalled store: 200 ms per call. */
+const timed = withStoreDeadlines(stalled, 200);
+
+afterAll(async () => {
+  proxy.thaw();
+  await stalled.close();
+  await direct.close();
+  await proxy.close();
+  await deleteKeys(redisUrl.href, keyPrefix);
+});
+beforeEach(() => proxy.thaw());
+
+/** One attempt of a paid request of 500 usd with request id `requestId`, as the gate sends it (a fresh record each time). */
+const attempt = (clientId: string, requestId: string): Deduction => ({
+  clientId, currency: 'usd', amount: 500, record: deductionRecord(clientId, 500), request: { id: requestId, fingerprint: 'GET /x usd 500', ttlMs: 60_000 },
+});
+const usd = async (clientId: string) => (await direct.getClient(clientId))?.balances.usd;
+
+describe('RedisStore behind a stall longer than storeTimeoutMs', () => {
+  it('an attempt and its retry that both timed out apply nothing when the stall ends; the next retry deducts once (was: conflict, 500 lost)', async () => {
+    const clientId = newClientId();
+    const requestId = newRequestId();
+    await direct.addBalance(clientId, 'usd', 10_000);
+    proxy.freeze();
+    await expect(timed.deductBalance(attempt(clientId, requestId))).rejects.toBeInstanceOf(StoreTimeoutError);
+    await expect(timed.deductBalance(attempt(clientId, requestId))).rejects.toBeInstanceOf(StoreTimeoutError);
+    proxy.thaw();
+    await sleep(200); // both commands reach Redis now, long after their callers answered 503
+    expect(await usd(clientId)).toBe(10_000);
+    expect(await direct.listTransactions?.(clientId)).toEqual([]);
+    expect(await timed.deductBalance(attempt(clientId, requestId))).toEqual({ status: 'deducted', balance: 9_500 });
+    expect(await timed.deductBalance(attempt(clientId, requestId))).toEqual({ status: 'repeated', balance: 9_500 });
+  });
+
+  it('a batch of several clients that met the stall applies none of them', async () => {
+    const clients = [newClientId(), newClientId(), newClientId()];
+    for (const clientId of clients) await direct.addBalance(clientId, 'usd', 1_000);
+    proxy.freeze();
+    const late = clients.map((clientId) => timed.deductBalance(attempt(clientId, newRequestId())));
+    for (const call of late) await expect(call).rejects.toBeInstanceOf(StoreTimeoutError);
+    proxy.thaw();
+    await sleep(200);
+    for (const clientId of clients) expect(await usd(clientId)).toBe(1_000);
+  });
+
+  it('a stall shorter than the deadline changes nothing: the deduction is applied and answered', async () => {
+    const clientId = newClientId();
+    await direct.addBalance(clientId, 'usd', 1_000);
+    const slow = withStoreDeadlines(stalled, 2_000);
+    proxy.freeze();
+    const pending = slow.deductBalance(attempt(clientId, newRequestId()));
+    await sleep(100);
+    proxy.thaw();
+    expect(await pending).toEqual({ status: 'deducted', balance: 500 });
+  });
+});
