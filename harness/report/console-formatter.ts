@@ -15,6 +15,7 @@ import type { RunSummary, ScenarioRecord } from './run-summary.ts';
 import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
 
 type TestCaseAttempt = ReturnType<Formatter['eventDataCollector']['getTestCaseAttempt']>;
+type ParsedAttempt = ReturnType<typeof formatterHelpers.parseTestCaseAttempt>;
 
 /** Formatter options under `formatOptions.credit402`. */
 interface ConsoleReportOptions {
@@ -95,9 +96,11 @@ export default class ConsoleFormatter extends Formatter {
     const tags = attempt.pickle.tags.map((tag) => tag.name);
     const level = scenarioLevel(tags, this.#levelMap);
     const judgedIds = requirementIds(tags).filter((id) => LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
+    const parsed = formatterHelpers.parseTestCaseAttempt({ testCaseAttempt: attempt, snippetBuilder: this.snippetBuilder, supportCodeLibrary: this.supportCodeLibrary });
+    const source = parsed.testCase.sourceLocation;
+    const location = source ? `${source.uri}:${source.line}` : attempt.pickle.uri;
     const notices = this.#notices(attempt);
-    const note = this.#note(attempt);
-    const location = this.#location(attempt);
+    const note = this.#note(attempt, notices);
     const record: ScenarioRecord = {
       feature: attempt.gherkinDocument.feature?.name ?? attempt.pickle.uri,
       featureUri: attempt.pickle.uri,
@@ -131,7 +134,7 @@ export default class ConsoleFormatter extends Formatter {
       record.passedIds = judgedIds;
     } else {
       this.#counts.failed++;
-      const failure = this.#failure(attempt, judgedIds);
+      const failure = this.#failure(attempt, parsed, location);
       // A failure that names no requirement is the kit's own (a check without IDs): it fails the scenario's level, blames no requirement.
       const failedLevels = [...failure.failedIds.map((id) => levelOfIds([id], this.#levelMap)), ...(failure.unattributed ? [level] : [])];
       // Checks below the lowest failed level all ran (failures above the scenario's level are deferred): their IDs passed.
@@ -156,12 +159,6 @@ export default class ConsoleFormatter extends Formatter {
     this.#showProgress();
   }
 
-  #location(attempt: TestCaseAttempt): string {
-    const parsed = formatterHelpers.parseTestCaseAttempt({ testCaseAttempt: attempt, snippetBuilder: this.snippetBuilder, supportCodeLibrary: this.supportCodeLibrary });
-    const location = parsed.testCase.sourceLocation;
-    return location ? `${location.uri}:${location.line}` : attempt.pickle.uri;
-  }
-
   /** The notices of a scenario: what the kit could not check in it. */
   #notices(attempt: TestCaseAttempt): string[] {
     return this.#attachments(attempt, NOTICE_MEDIA_TYPE).map(parseNotice).filter((notice): notice is string => notice !== undefined);
@@ -175,8 +172,9 @@ export default class ConsoleFormatter extends Formatter {
       .map((attachment) => (attachment.contentEncoding === 'BASE64' ? Buffer.from(attachment.body, 'base64').toString('utf8') : attachment.body));
   }
 
-  #note(attempt: TestCaseAttempt): VerdictNote | undefined {
-    for (const notice of this.#attachments(attempt, NOTICE_MEDIA_TYPE).map(parseNotice)) this.#count(notice);
+  /** Counts the scenario's notices and returns its verdict note, if any. */
+  #note(attempt: TestCaseAttempt, notices: readonly string[]): VerdictNote | undefined {
+    for (const notice of notices) this.#count(notice);
     return this.#attachments(attempt, VERDICT_MEDIA_TYPE).map(parseVerdict).find((note) => note !== undefined);
   }
 
@@ -185,12 +183,8 @@ export default class ConsoleFormatter extends Formatter {
     if (text !== undefined) this.#notes.set(text, (this.#notes.get(text) ?? 0) + 1);
   }
 
-  #failure(attempt: TestCaseAttempt, judgedIds: readonly string[]): ScenarioFailure & { unattributed: boolean; failedIds: string[]; notReachedIds: string[] } {
-    const parsed = formatterHelpers.parseTestCaseAttempt({
-      testCaseAttempt: attempt,
-      snippetBuilder: this.snippetBuilder,
-      supportCodeLibrary: this.supportCodeLibrary,
-    });
+  /** The failure block of a failed scenario; its not-reached IDs are the caller's to set. */
+  #failure(attempt: TestCaseAttempt, parsed: ParsedAttempt, location: string): ScenarioFailure & { unattributed: boolean; failedIds: string[] } {
     const failedSteps = parsed.testSteps.filter((candidate) => ![Status.PASSED, Status.SKIPPED].includes(candidate.result.status));
     const blamedByStep = failedSteps.map((failed) => blamedIds(failed.result.exception?.message ?? failed.result.message ?? ''));
     // Every check names its IDs (spec §0): a failure that names none is the kit's, and blames no requirement of the target.
@@ -202,19 +196,16 @@ export default class ConsoleFormatter extends Formatter {
     const message = result.status === Status.UNDEFINED
       ? `no step definition matches this step; a definition could look like:\n${step?.snippet ?? ''}`
       : (result.exception?.message ?? result.message ?? '');
-    const location = parsed.testCase.sourceLocation;
     const kitError = unattributed ? 'the kit could not attribute this failure to a requirement (a check without requirement IDs: a bug of the kit):\n' : '';
     const later = failedSteps.slice(1).map((failed) => `\n${failed.keyword}${failed.text ?? 'hook'}:\n${failed.result.exception?.message ?? failed.result.message ?? ''}`);
-    const failedIds = blamed;
     return {
       unattributed,
-      failedIds,
-      notReachedIds: judgedIds.filter((id) => !failedIds.includes(id)),
+      failedIds: blamed,
       levelOf: (id: string) => this.#levelMap.get(id) ?? 'strict',
       requirementIds: requirementIds(attempt.pickle.tags.map((tag) => tag.name)),
       feature: attempt.gherkinDocument.feature?.name ?? attempt.pickle.uri,
       scenario: attempt.pickle.name,
-      location: location ? `${location.uri}:${location.line}` : attempt.pickle.uri,
+      location,
       step: stepName,
       status: result.status,
       message: `${kitError}${message}${later.join('')}`,
