@@ -1,6 +1,6 @@
 // Tests of the import rules: each boundary the packages issue draws fails on a planted import and passes the allowed ones.
 import { describe, expect, it } from 'vitest';
-import { importsOf, packageOf, violation } from './boundaries.ts';
+import { gateEntryViolation, importsOf, packageOf, violation } from './boundaries.ts';
 
 const declared = { reference: new Set(['stripe', 'fastify', 'credit402-stripe-emulator']), harness: new Set(['@cucumber/cucumber']), emulator: new Set<string>() };
 const check = (file: string, specifier: string) => violation({ file, line: 1, specifier }, declared);
@@ -34,5 +34,35 @@ describe('import boundaries', () => {
     expect(check('reference/gate/gate.test.ts', 'fast-check')).toBeUndefined();
     expect(check('reference/adapters/fastify.ts', 'fastify')).toBeUndefined();
     expect(check('harness/world/x.ts', 'vitest')).toMatch(/imports vitest/);
+  });
+
+  it('lets code outside the gate engine reach it only through its public entry (the adapter kit); tests may reach further', () => {
+    const entry = /must import the gate engine through reference\/gate\/index\.ts/;
+    expect(check('reference/adapters/koa.ts', '../gate/request-target.ts')).toMatch(entry);
+    expect(check('reference/server/x.ts', '../gate/route-pattern.ts')).toMatch(entry);
+    expect(check('reference/credit402.ts', './gate/gate.ts')).toMatch(entry);
+    expect(check('reference/self-test/deep/x.ts', '../../gate/decision.ts')).toMatch(entry);
+    expect(check('reference/adapters/x.ts', '../adapters/../gate/cors.ts')).toMatch(entry);
+    expect(check('reference/adapters/koa.ts', '../gate/index.ts')).toBeUndefined();
+    expect(check('reference/credit402.ts', './gate/index.ts')).toBeUndefined();
+    expect(check('reference/gate/gate.ts', './route-table.ts')).toBeUndefined();
+    expect(check('reference/gate/sub/x.ts', '../routes.ts')).toBeUndefined();
+    expect(check('reference/adapters/express.test.ts', '../gate/gate.ts')).toBeUndefined();
+    expect(check('reference/adapters/x.ts', '../stores/store.ts')).toBeUndefined();
+    expect(gateEntryViolation({ file: 'reference/index.ts', line: 1, specifier: './gate/index.ts' })).toBeUndefined();
+    expect(check('harness/world/x.ts', '../../reference/gate/gate.ts')).toMatch(/harness\/ must not import from reference\//);
+  });
+
+  it('keeps the layers of reference/: an import runs down, never up or to a sibling; tests and test tooling aside', () => {
+    expect(check('reference/compose/engine.ts', '../server/start-server.ts')).toMatch(/reference\/compose must not import from the higher layer reference\/server/);
+    expect(check('reference/gateway/start-gateway.ts', '../cli/serve-command.ts')).toMatch(/higher layer reference\/cli/);
+    expect(check('reference/webhooks/index.ts', '../adapters/fastify-plugin-type.ts')).toMatch(/higher layer reference\/adapters/);
+    expect(check('reference/credit402.ts', './compose/engine.ts')).toMatch(/higher layer reference\/compose/);
+    expect(check('reference/server/start-server.ts', '../compose/engine.ts')).toBeUndefined();
+    expect(check('reference/gateway/start-gateway.ts', '../server/demo-routes.ts')).toMatch(/must not import from its sibling reference\/server/);
+    expect(check('reference/cli/reconcile-command.ts', '../reconcile/reconcile.ts')).toBeUndefined();
+    expect(check('reference/cli.ts', './cli/serve-command.ts')).toBeUndefined();
+    expect(check('reference/compose/engine.test.ts', '../server/start-server.ts')).toBeUndefined();
+    expect(check('reference/testing/reference-stack.ts', '../server/start-server.ts')).toBeUndefined();
   });
 });

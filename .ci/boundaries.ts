@@ -19,7 +19,7 @@ const PARTS: readonly Part[] = [
 ];
 
 /** Files of a published package that are not shipped (tests and the repository's own test tooling). */
-const UNSHIPPED = [/\.test\.ts$/, /^reference\/stores\/store-conformance/, /^reference\/(testing|self-test|crash-test)\//, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
+const UNSHIPPED = [/\.test\.ts$/, /^reference\/(testing|self-test|crash-test)\//, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
 
 /** A module specifier found in a source file. */
 interface ImportFound {
@@ -54,6 +54,8 @@ export type DeclaredPackages = Record<string, ReadonlySet<string>>;
 
 /** The rule `found` breaks, if any; `file` paths are relative to the repository root with `/` separators. */
 export function violation(found: ImportFound, declared: DeclaredPackages): string | undefined {
+  const gateEntry = gateEntryViolation(found) ?? layerViolation(found);
+  if (gateEntry !== undefined) return gateEntry;
   const part = PARTS.find((candidate) => found.file.startsWith(`${candidate.folder}/`));
   if (part === undefined) return undefined;
   const name = packageOf(found.specifier);
@@ -74,3 +76,71 @@ export function violation(found: ImportFound, declared: DeclaredPackages): strin
 
 /** `file` relative to `root` with `/` separators. */
 export const repoPath = (root: string, file: string): string => relative(root, file).split(sep).join('/');
+
+/** The gate engine's folder, and its public entry (`credit402/gate`, with the adapter kit). */
+const GATE_FOLDER = 'reference/gate/';
+const GATE_ENTRY = 'reference/gate/index.ts';
+
+/**
+ * The rule a relative import of the gate engine breaks, if any: a file of `reference/` outside `reference/gate/`, tests
+ * aside, imports the engine only through `reference/gate/index.ts`, so that the shipped adapters use nothing an adapter
+ * for another framework cannot reach from the package.
+ */
+export function gateEntryViolation(found: ImportFound): string | undefined {
+  if (!found.specifier.startsWith('.') || !found.file.startsWith('reference/') || found.file.startsWith(GATE_FOLDER) || /\.test\.ts$/.test(found.file)) return undefined;
+  const target = normalize(join(dirname(found.file), found.specifier)).split(sep).join('/');
+  if (!target.startsWith(GATE_FOLDER) || target === GATE_ENTRY) return undefined;
+  return `code outside reference/gate/ must import the gate engine through reference/gate/index.ts (its public entry, credit402/gate), not ${found.specifier}`;
+}
+
+/**
+ * The layers of `reference/`, lowest first: a folder's shipped code imports only itself and the layers below, never a
+ * sibling of its own layer (the gateway nothing of the server), so no arrow runs back up and no folders import each
+ * other. The root's files (`.`: `index.ts`, the library's entry, and `credit402.ts`, its one-call set-up) sit below the
+ * composition; `cli.ts` belongs to `cli`, with the commands. The test tooling (`testing/`,
+ * `self-test/`, `crash-test/`, `fault-load/`) and tests may import any layer.
+ */
+const LAYERS: ReadonlyArray<readonly string[]> = [
+  ['protocol', 'config'],
+  ['processor', 'stores'],
+  ['gate'],
+  ['webhooks', 'reconcile', 'conformance-control', 'client'],
+  ['adapters'],
+  ['metrics'],
+  ['.'],
+  ['compose'],
+  ['server', 'gateway'],
+  ['cli'],
+];
+
+/** The folders of `reference/` that hold tests' tooling, outside the layers: they may import any layer. */
+const TEST_TOOLING = ['testing', 'self-test', 'crash-test', 'fault-load'];
+
+/** The part of `reference/` a path belongs to: its folder; `.` for the root's files, but `cli` for `cli.ts`. */
+function unitOf(path: string): string {
+  const parts = path.slice('reference/'.length).split('/');
+  if (parts.length > 1) return parts[0] ?? '';
+  return parts[0] === 'cli.ts' ? 'cli' : '.';
+}
+
+/** The layer of a path under `reference/` ({@link LAYERS}); undefined for the test tooling. */
+function layerOf(path: string): number | undefined {
+  const index = LAYERS.findIndex((layer) => layer.includes(unitOf(path)));
+  return index === -1 ? undefined : index;
+}
+
+/** The rule a relative import inside `reference/` breaks by running from a lower layer up to a higher one ({@link LAYERS}), if any. */
+export function layerViolation(found: ImportFound): string | undefined {
+  if (!found.specifier.startsWith('.') || !found.file.startsWith('reference/') || /\.test\.ts$/.test(found.file)) return undefined;
+  const target = normalize(join(dirname(found.file), found.specifier)).split(sep).join('/');
+  if (!target.startsWith('reference/')) return undefined;
+  const name = unitOf;
+  for (const path of [found.file, target]) {
+    if (layerOf(path) === undefined && !TEST_TOOLING.includes(name(path))) return `reference/${name(path)} is in no layer: add it to LAYERS (or TEST_TOOLING) in .ci/boundaries.ts`;
+  }
+  const from = layerOf(found.file);
+  const to = layerOf(target);
+  if (from === undefined || to === undefined || to < from || name(found.file) === name(target)) return undefined;
+  const where = to === from ? 'its sibling' : 'the higher layer';
+  return `reference/${name(found.file)} must not import from ${where} reference/${name(target)} (${found.specifier}): see LAYERS in .ci/boundaries.ts`;
+}

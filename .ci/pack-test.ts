@@ -1,13 +1,15 @@
 // `npm run pack-test` (part of `npm test`): packs the three packages and uses them from empty projects as a new user would, with plain Node.
-// Checks: every export under ESM and require(), the published types, the kit against the library's server command, the emulator's command
-// through the official stripe SDK, and what a Fastify + Redis user installs. Ends with `N passed, N failed`.
+// Checks: every export under ESM and require(), the published types (with every framework, and in Express-only and Fastify-only projects), source maps
+// naming only shipped files, the kit against the library's server command, the emulator's command through the official stripe SDK, what a
+// Fastify + Redis user installs, `credit402 serve` in a project with Express only, and a store author's toy store through the
+// conformance suite (`credit402/stores/conformance`, with vitest). Ends with `N passed, N failed`.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { dependencyClosure, type Lockfile } from './lockfile.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,13 +63,16 @@ function lockfile(dir: string): Lockfile {
   return JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as Lockfile;
 }
 
-/** The script that imports every export of every package, under ESM and with require(). */
-function importScript(packs: readonly PackInfo[]): string {
+/** Entries that need a package only a store author installs (vitest, fast-check): loaded in that author's project. */
+const AUTHOR_ONLY = ['credit402/stores/conformance'];
+
+/** The script that imports every export of every package (those `include` keeps), under ESM and with require(). */
+function importScript(packs: readonly PackInfo[], include: (specifier: string) => boolean = () => true): string {
   const specifiers = packs.flatMap((pack) => {
     const folder = Object.entries(PACKAGES).find(([, name]) => name === pack.name)?.[0] ?? '';
     const manifest = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     return Object.keys(manifest.exports).map((key) => `${pack.name}${key.slice(1)}`);
-  });
+  }).filter(include);
   return `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const specifiers = ${JSON.stringify(specifiers)};
@@ -120,6 +125,133 @@ const code: string = new Credit402ConfigError('ERR_ROUTES', 'x').code;
 export { app, middleware, control, paidFetch, card, port, ok, code, RedisStore, SqliteStore, startReferenceServer, loadServerConfig, runConformance, readProfile };
 `;
 
+/** An Express-only user's file (express and @types/express installed, no fastify): the root entry and credit402/express, `res.locals.credit402` typed. */
+const EXPRESS_CONSUMER = `// Type-checked in a project without fastify.
+import express from 'express';
+import { createCredit402, credit402Middleware, Credit402ConfigError, type Gate, type PaymentResponse } from 'credit402';
+import { credit402Express } from 'credit402/express';
+import { MemoryStore } from 'credit402/stores';
+import { credit402WebhookMiddleware } from 'credit402/webhooks';
+import { createCredit402Fetch } from 'credit402/client';
+import { applyCredit402 } from 'credit402/node-http';
+
+const gate: Gate = createCredit402({ stripeSecretKey: 'sk_test_x', stripePublishableKey: 'pk_test_x', serverSecret: 'a-server-secret-of-at-least-32-characters', store: new MemoryStore() });
+const credit402 = credit402Express(gate);
+const app = express();
+app.use(credit402.targetGuard());
+app.use(credit402Middleware(gate));
+app.get('/api/weather', credit402.route({ amount: 500, description: 'Weather lookup' }), (_req, res) => {
+  const payment: PaymentResponse | undefined = res.locals.credit402;
+  // @ts-expect-error res.locals.credit402 is a PaymentResponse (Express's Locals interface), not any
+  const wrong: string | undefined = res.locals.credit402?.creditsRemaining;
+  res.json({ creditsRemaining: payment?.creditsRemaining, wrong });
+});
+export { app, Credit402ConfigError, credit402WebhookMiddleware, createCredit402Fetch, applyCredit402 };
+`;
+
+/** A Fastify-only user's file (no express, no @types/express): the root entry, credit402/fastify and credit402/webhooks. */
+const FASTIFY_CONSUMER = `// Type-checked in a project without express.
+import Fastify from 'fastify';
+import { createCredit402, credit402Fastify as fromRoot, credit402WebhookFastify, createCredit402Webhooks, type Gate } from 'credit402';
+import { credit402Fastify, credit402FrameworkErrors } from 'credit402/fastify';
+import { MemoryStore } from 'credit402/stores';
+import { RedisStore } from 'credit402/stores/redis';
+
+const store = new MemoryStore();
+const gate: Gate = createCredit402({ stripeSecretKey: 'sk_test_x', stripePublishableKey: 'pk_test_x', serverSecret: 'a-server-secret-of-at-least-32-characters', store });
+const handler = createCredit402Webhooks({ stripeSecretKey: 'sk_test_x', stripeWebhookSecret: 'whsec_x', store });
+const app = Fastify({ frameworkErrors: credit402FrameworkErrors });
+await app.register(credit402Fastify, { gate });
+await app.register(fromRoot, { gate });
+await app.register(credit402WebhookFastify, { handler });
+// @ts-expect-error the plugin's options need a gate
+await app.register(fromRoot, { store });
+app.get('/api/weather', { config: { credit402: { amount: 500 } } }, async (request) => ({ creditsRemaining: request.credit402?.creditsRemaining }));
+export { app, RedisStore };
+`;
+
+/** A store author's test file, written outside the repository: a Map-based backend with only the required methods. */
+const TOY_STORE_TEST = `// A toy store: a Map-based StoreBackend with only the required methods, guarded by GuardedStore, through the conformance suite.
+import { randomUUID } from 'node:crypto';
+import { GuardedStore, type BackendDeduction, type BackendRefund, type StoreBackend, type TopUpCredit } from 'credit402/stores';
+import { describeStoreConformance } from 'credit402/stores/conformance';
+
+type Client = { balances: Record<string, number>; topUps: number; createdAt: string };
+
+// No await anywhere: each call applies at once, so atomically and within its caller's deadline.
+class ToyBackend implements StoreBackend {
+  clients = new Map<string, Client>();
+  requests = new Map<string, { fingerprint: string; repeated: boolean; expiresAt: number }>();
+  done = new Set<string>(); // credited PaymentIntents and applied refund ids, kept forever
+  id = randomUUID();
+  client = (id: string) => this.clients.get(id) ?? this.clients.set(id, { balances: {}, topUps: 0, createdAt: new Date().toISOString() }).get(id)!;
+  balance = (id: string, currency: string) => this.clients.get(id)?.balances[currency] ?? 0;
+  add(id: string, currency: string, amount: number) {
+    if (this.balance(id, currency) + amount > Number.MAX_SAFE_INTEGER) throw new RangeError('balance past 2^53 - 1');
+    return (this.client(id).balances[currency] = this.balance(id, currency) + amount);
+  }
+  async deductBalance({ clientId, currency, amount, request }: BackendDeduction) {
+    const kept = request && this.requests.get(clientId + ' ' + request.id);
+    if (request && kept && kept.expiresAt > Date.now()) {
+      if (kept.fingerprint !== request.fingerprint || kept.repeated) return { status: 'conflict' } as const;
+      kept.repeated = true;
+      return { status: 'repeated', balance: this.balance(clientId, currency) } as const;
+    }
+    const balance = this.balance(clientId, currency);
+    if (!this.clients.has(clientId) || balance < amount) return { status: 'insufficient' } as const;
+    if (amount > 0) this.client(clientId).balances[currency] = balance - amount;
+    if (request) this.requests.set(clientId + ' ' + request.id, { fingerprint: request.fingerprint, repeated: false, expiresAt: Date.now() + request.ttlMs });
+    return { status: 'deducted', balance: balance - amount } as const;
+  }
+  async refundDeduction({ clientId, currency, amount, requestId, refundId }: BackendRefund) {
+    if (this.done.has(clientId + ' ' + refundId)) return this.balance(clientId, currency);
+    const balance = this.add(clientId, currency, amount);
+    this.requests.delete(clientId + ' ' + requestId);
+    this.done.add(clientId + ' ' + refundId);
+    return balance;
+  }
+  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit) {
+    if (this.done.has(paymentIntentId)) return { credited: false, balance: this.balance(clientId, currency) };
+    const balance = this.add(clientId, currency, amount);
+    this.done.add(paymentIntentId);
+    this.client(clientId).topUps += 1;
+    return { credited: true, balance };
+  }
+  async addBalance(clientId: string, currency: string, amount: number) { return this.add(clientId, currency, amount); }
+  async ensureClient(clientId: string) { this.client(clientId); }
+  async getClient(clientId: string) {
+    const client = this.clients.get(clientId);
+    return client ? { ...client, balances: { ...client.balances } } : null;
+  }
+  async getStoreId() { return this.id; }
+  async close() {}
+}
+
+describeStoreConformance('ToyStore', async () => new GuardedStore(new ToyBackend(), { name: 'ToyStore' }));
+`;
+
+/** Type-checks `source` as `name` in the project `dir` against the installed packages' .d.ts, with skipLibCheck off. */
+async function typeCheck(dir: string, name: string, source: string): Promise<void> {
+  writeFileSync(join(dir, name), source);
+  const types = join(ROOT, 'node_modules/@types');
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [types], types: ['node'] },
+    files: [name],
+  }));
+  await sh(process.execPath, [join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc'), '-p', '.'], dir);
+}
+
+/** The `sources` of every .map file of an installed package that do not resolve to a file inside it. */
+function unresolvedMapSources(packageDir: string, files: ReadonlyArray<{ path: string }>): string[] {
+  return files.filter((file) => file.path.endsWith('.map')).flatMap((file) => {
+    const map = JSON.parse(readFileSync(join(packageDir, file.path), 'utf8')) as { sourceRoot?: string; sources?: string[] };
+    return (map.sources ?? []).filter((source) => {
+      const target = resolve(dirname(join(packageDir, file.path)), map.sourceRoot ?? '', source);
+      return relative(packageDir, target).startsWith('..') || !existsSync(target);
+    }).map((source) => `${file.path}: ${source}`);
+  });
+}
+
 /** Starts `command` and resolves with its first output line matching `pattern`; the child is returned for stopping. */
 function startAndWait(command: string, args: string[], cwd: string, pattern: RegExp): Promise<{ line: string; stop(): void }> {
   const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
@@ -167,18 +299,18 @@ async function main(): Promise<void> {
   if (!full) return;
 
   await check('every export of every package loads under ESM and with require()', async () => {
-    writeFileSync(join(full, 'imports.mjs'), importScript(packs));
+    writeFileSync(join(full, 'imports.mjs'), importScript(packs, (specifier) => !AUTHOR_ONLY.includes(specifier)));
     return sh(process.execPath, ['imports.mjs'], full);
   });
 
   await check('a consumer .ts file type-checks against the published .d.ts', async () => {
-    writeFileSync(join(full, 'consumer.ts'), CONSUMER);
-    const types = join(ROOT, 'node_modules/@types');
-    writeFileSync(join(full, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [types], types: ['node'] },
-      files: ['consumer.ts'],
-    }));
-    await sh(process.execPath, [join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc'), '-p', '.'], full);
+    await typeCheck(full, 'consumer.ts', CONSUMER);
+  });
+
+  await check('every source map of the three packages names only files shipped in its package', async () => {
+    const unresolved = packs.flatMap((pack) => unresolvedMapSources(join(full, 'node_modules', pack.name), pack.files).map((line) => `${pack.name}: ${line}`));
+    if (unresolved.length > 0) throw new Error(`map sources not in the package:\n${unresolved.slice(0, 20).join('\n')}${unresolved.length > 20 ? `\n… ${unresolved.length - 20} more` : ''}`);
+    return packs.map((pack) => `${pack.name}: ${pack.files.filter((file) => file.path.endsWith('.map')).length} maps`).join('\n');
   });
 
   await check('the kit command passes every scenario against the library\'s server command', async () => {
@@ -215,6 +347,10 @@ console.log(intent.id + ' ' + intent.status + ' ' + intent.amount + ' ' + intent
   });
 
   if (lean) {
+    await check('a Fastify-only consumer (no express, no @types/express) type-checks with skipLibCheck off', async () => {
+      await typeCheck(lean, 'consumer.ts', FASTIFY_CONSUMER);
+    });
+
     await check('a missing optional package is named with the command that installs it', async () => {
       const cli = join(lean, 'node_modules/.bin/credit402');
       const failures = await Promise.all([
@@ -230,6 +366,39 @@ console.log(intent.id + ' ' + intent.status + ' ' + intent.amount + ' ' + intent
       return failures.map((text) => text.split('\n')[0]).join('\n');
     });
   }
+
+  let expressOnly = '';
+  await check('an Express user installs the library without fastify', async () => {
+    expressOnly = await project('express-only', [tarball('credit402'), 'express@5', '@types/express@5']);
+    const installed = Object.keys(lockfile(expressOnly).packages).map((path) => path.replace(/^.*node_modules\//, ''));
+    const unwanted = [...DEV_ONLY, 'fastify', 'better-sqlite3'].filter((name) => installed.includes(name));
+    if (unwanted.length > 0) throw new Error(`installed anyway: ${unwanted.join(', ')}`);
+    return `${installed.length - 1} packages in the project`;
+  });
+  if (!expressOnly) return;
+
+  await check('an Express-only consumer (no fastify) type-checks with skipLibCheck off, res.locals.credit402 typed', async () => {
+    await typeCheck(expressOnly, 'consumer.ts', EXPRESS_CONSUMER);
+  });
+
+  await check('credit402 serve without --framework runs on Express where fastify is not installed', async () => {
+    const args = ['serve', '--store', 'memory', '--stripe-api', 'http://127.0.0.1:9', '--host', '127.0.0.1', '--port', '0'];
+    const server = await startAndWait(join(expressOnly, 'node_modules/.bin/credit402'), args, expressOnly, /credit402: framework express[^\n]*\n[^\n]*\(express, store: memory\)/);
+    server.stop();
+    return server.line.split('\n')[0];
+  });
+
+  await check('a store author\'s toy store (GuardedStore around a backend with only the required methods) passes the conformance suite', async () => {
+    const author = await project('store-author', [tarball('credit402'), 'vitest@4', 'fast-check@4']);
+    writeFileSync(join(author, 'imports.mjs'), importScript(packs.filter((pack) => pack.name === 'credit402'), (specifier) => AUTHOR_ONLY.includes(specifier)));
+    const loaded = await sh(process.execPath, ['imports.mjs'], author);
+    await typeCheck(author, 'toy-store.test.ts', TOY_STORE_TEST);
+    // vitest colours its summary whatever FORCE_COLOR says: the escapes are dropped before it is read.
+    const out = stripVTControlCharacters(await sh(join(author, 'node_modules/.bin/vitest'), ['run', 'toy-store.test.ts'], author));
+    const counts = out.split('\n').filter((line) => /^\s*(Test Files|Tests)\s/.test(line)).map((line) => line.trim());
+    if (!/Tests\s+\d+ passed \| \d+ skipped/.test(counts.join('\n'))) throw new Error(`expected passed and skipped tests:\n${out.slice(-3000)}`);
+    return [loaded.trim(), ...counts].join('\n');
+  });
 }
 
 try {

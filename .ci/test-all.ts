@@ -1,4 +1,4 @@
-// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks (table and per-route gating) and against the gateway, three instances on one store, the crash test, then the pack test; one total line.
+// `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks (table and per-route gating) and against the gateway, three instances on one store, the crash test, the fault load, then the pack test; one total line.
 import { spawn } from 'node:child_process';
 
 interface Step {
@@ -22,10 +22,12 @@ const STEPS: Step[] = [
   { name: 'conformance: fastify per-route + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify', '--gating', 'per-route'] },
   { name: 'conformance: express per-route + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express', '--gating', 'per-route'] },
   { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'reference/self-test/gateway-conformance.ts'] },
+  { name: "conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", args: [...SOURCE, 'reference/self-test/gateway-conformance.ts', '--upstream', 'kit'] },
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'sqlite'] },
   { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'all'] },
+  { name: 'fault load: paid requests and first payments behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'reference/fault-load/main.ts', '--seconds', '20', '--store', 'all'] },
   { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
 ];
 

@@ -1,5 +1,5 @@
 // Bench child process: runs one reference server (framework, store, Stripe API URL given as JSON in argv[2]).
-import { loadServerConfig, type StoreConfig } from '../reference/server/server-config.ts';
+import { loadServerConfig, type StoreConfig } from '../reference/compose/engine-config.ts';
 import { startReferenceServer } from '../reference/server/start-server.ts';
 import { serveParent } from './child-ipc.ts';
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoreConfig } from '../reference/server/server-config.ts';
+import type { StoreConfig } from '../reference/compose/engine-config.ts';
 import { redactUrl } from '../reference/stores/redact-url.ts';
 import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../reference/testing/postgres.ts';
 import { deleteKeys, pingRedis, redisUrlFromEnv } from '../reference/testing/redis.ts';

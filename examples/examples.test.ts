@@ -1,44 +1,20 @@
 // The examples run as a user runs them: each server example as its own process against an emulator started here, paid 402 → card → balance; the README's snippets are the examples' code.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from 'credit402-stripe-emulator';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { createCredit402 } from 'credit402';
 import { MemoryStore } from 'credit402/stores';
 import { stripeApiBase } from 'credit402/stripe';
-import { SOURCE_NODE_OPTIONS } from '../reference/testing/kit.ts';
+import { KIT_COMMAND, SOURCE_NODE_OPTIONS, targetCommand } from '../reference/testing/kit.ts';
+import { EXAMPLES, KEYS, listeningUrl, useExampleProcesses } from './example-processes.ts';
 
-const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(EXAMPLES, '..');
-/** The examples' default test keys (the emulator accepts any test key). */
-const KEYS = { publishable: 'pk_test_example', secret: 'sk_test_example' };
-
-let emulator: RunningEmulator;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGTERM');
-});
-afterAll(async () => {
-  await emulator.close();
-});
-
-/** Runs an example with plain `node` (the repository resolves `credit402` to its TypeScript sources, hence the source options). */
-function run(file: string, args: string[] = [], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [...SOURCE_NODE_OPTIONS, join(EXAMPLES, file), ...args], {
-    cwd: EXAMPLES,
-    env: { ...process.env, STRIPE_API_BASE: emulator.url, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return child;
-}
+const processes = useExampleProcesses();
+const { run, start } = processes;
 
 /** Everything the process printed once it exits; rejects on a non-zero exit. */
 function output(child: ChildProcess): Promise<string> {
@@ -48,21 +24,6 @@ function output(child: ChildProcess): Promise<string> {
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}${err}`))));
-  });
-}
-
-/** The URL a server example prints once it listens. */
-function listeningUrl(child: ChildProcess): Promise<string> {
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const found = /listening on (http:\/\/\S+)/.exec(out);
-      if (found) resolve((found[1] as string).replace(/\/$/, ''));
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
   });
 }
 
@@ -78,7 +39,7 @@ describe.each(['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs'])('exampl
     const required = decode(challenge.headers.get('payment-required')) as { accepts: { amount: number; minTopUp: number }[] };
     expect(required.accepts[0]).toMatchObject({ amount: 500 });
 
-    const { paymentMethodId } = await createPaymentMethod(emulator.url, KEYS, uniqueCardNumber());
+    const { paymentMethodId } = await createPaymentMethod(processes.emulator.url, KEYS, uniqueCardNumber());
     const paid = await fetch(`${base}/api/weather`, { headers: { payment: encode({ paymentMethodId }) } });
     expect(paid.status).toBe(200);
     const receipt = decode(paid.headers.get('payment-response'));
@@ -99,13 +60,67 @@ describe.each(['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs'])('exampl
 describe('examples/client.ts', () => {
   it('pays the Fastify example once, then spends from its balance', async () => {
     const base = await listeningUrl(run('fastify-per-route.mjs', ['0']));
-    const { paymentMethodId } = await createPaymentMethod(emulator.url, KEYS, uniqueCardNumber());
+    const { paymentMethodId } = await createPaymentMethod(processes.emulator.url, KEYS, uniqueCardNumber());
     const printed = await output(run('client.ts', [`${base}/api/weather`], { CREDIT402_PAYMENT_METHOD: paymentMethodId }));
     const calls = printed.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(calls).toHaveLength(2);
     expect(calls[0]).toMatchObject({ call: 1, status: 200, chargeId: expect.stringMatching(/^pi_/), creditsRemaining: 49_500 });
     expect(calls[1]).toMatchObject({ call: 2, status: 200, creditsRemaining: 49_000 });
     expect(calls[1]?.chargeId).toBeUndefined();
+  });
+});
+
+describe('examples/gateway: credit402 gateway in front of a Python upstream', () => {
+  it('answers 402 itself, is paid by card, then forwards paid and free requests to the upstream', async () => {
+    const dir = join(EXAMPLES, 'gateway');
+    const upstream = start('python3', [join(dir, 'upstream.py'), '0'], dir);
+    let upstreamLog = ''; // http.server logs each request it answers on stderr
+    upstream.stderr?.on('data', (chunk: Buffer) => (upstreamLog += chunk));
+    const upstreamUrl = await listeningUrl(upstream);
+    // `credit402 gateway` as a user runs it, from this repository's sources: --stripe-api points it at the emulator.
+    const cli = [...SOURCE_NODE_OPTIONS, join(ROOT, 'reference/cli.ts')];
+    const gateway = start(process.execPath, [...cli, 'gateway', '--upstream', upstreamUrl, '--config', 'gateway.json', '--stripe-api', processes.emulator.url, '--port', '0'], dir);
+    const base = await listeningUrl(gateway);
+
+    const challenge = await fetch(`${base}/api/weather`);
+    expect(challenge.status).toBe(402);
+    expect((decode(challenge.headers.get('payment-required')) as { accepts: { amount: number }[] }).accepts[0]).toMatchObject({ amount: 500 });
+
+    const { paymentMethodId } = await createPaymentMethod(processes.emulator.url, KEYS, uniqueCardNumber());
+    const paid = await fetch(`${base}/api/weather`, { headers: { payment: encode({ paymentMethodId }) } });
+    expect(paid.status).toBe(200);
+    const receipt = decode(paid.headers.get('payment-response'));
+    expect(receipt).toMatchObject({ success: true, chargeId: expect.stringMatching(/^pi_/), creditsRemaining: 49_500 });
+    expect(await paid.json()).toEqual({ temperature: 21, servedBy: 'upstream.py' });
+
+    const spent = await fetch(`${base}/api/weather`, { headers: { payment: encode({ clientId: receipt.clientId }) } });
+    expect(spent.status).toBe(200);
+    expect(decode(spent.headers.get('payment-response'))).toMatchObject({ success: true, creditsRemaining: 49_000 });
+    expect(await spent.json()).toEqual({ temperature: 21, servedBy: 'upstream.py' });
+
+    const free = await fetch(`${base}/free`);
+    expect(free.status).toBe(200);
+    expect(free.headers.get('payment-response')).toBeNull();
+    expect(await free.json()).toEqual({ ok: true, servedBy: 'upstream.py' });
+
+    // The upstream answered the two paid requests and the free one; the unpaid one never reached it.
+    expect(upstreamLog.match(/"GET \/api\/weather HTTP\/1\.1" 200/g)).toHaveLength(2);
+    expect(upstreamLog.match(/"GET \/free HTTP\/1\.1" 200/g)).toHaveLength(1);
+  });
+});
+
+describe('examples/kit-target.mjs', () => {
+  it('passes the conformance kit up to the robust level', { timeout: 120_000 }, async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'credit402-kit-target-'));
+    try {
+      const [node = process.execPath, ...kit] = KIT_COMMAND;
+      const args = ['conformance', '--target-cmd', targetCommand('examples/kit-target.mjs'), '--declare', 'robustness=true', '--emulator-port', '0', '--reports', reports];
+      const printed = await output(start(node, [...kit, ...args], ROOT));
+      expect(printed).toMatch(/robust +\d+\/\d+ scenarios passed: claimed/);
+      expect(printed).toMatch(/^[1-9]\d* passed, 0 failed$/m);
+    } finally {
+      rmSync(reports, { recursive: true, force: true });
+    }
   });
 });
 
@@ -160,5 +175,13 @@ describe('the documentation quotes the examples', () => {
   it('the README has a quick start from each example', () => {
     const quoted = new Set(snippets.filter((snippet) => snippet.page === 'README.md').map((snippet) => snippet.path));
     for (const file of ['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs', 'client.ts']) expect(quoted).toContain(`examples/${file}`);
+  });
+
+  it('the README links the examples it does not quote, and their docs pages quote them', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const link of ['](examples/gateway/)', '](examples/kit-target.mjs)']) expect(readme).toContain(link);
+    const quoted = snippets.map((snippet) => `${snippet.page} ${snippet.path}`);
+    expect(quoted).toContain('docs/gateway.md examples/gateway/gateway.json');
+    expect(quoted).toContain('docs/kit.md examples/kit-target.mjs');
   });
 });

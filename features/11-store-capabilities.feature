@@ -177,6 +177,25 @@ Feature: Store outages and transaction records, through the target's control rou
     When I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 9000
 
+  # The store applies the deduction and then its one repeat, and loses both replies: the repeat's answer never reached
+  # the client, so it must not be used up. A target may answer 503 for a while (the reference: while the lost repeat's
+  # claim holds, 2 s); the retry is then served, from the balance, without a second deduction.
+  @store-faults @CR-6.9
+  Scenario: a repeat whose reply was lost is not used up: the retry after it is served, and deducted once in all
+    Given a client with a balance of 10000 units
+    And the store loses the replies of the next 2 deductBalance calls for the card's client
+    When I send the payment payload '{"clientId":"$clientId","requestId":"lost-repeat"}' to "GET /api/weather"
+    Then the answer is 503 service_unavailable with Retry-After 1
+    And the handler did not run
+    When I send the payment payload '{"clientId":"$clientId","requestId":"lost-repeat"}' to "GET /api/weather"
+    Then the answer is 503 service_unavailable with Retry-After 1
+    And the handler did not run
+    When I send the payment payload '{"clientId":"$clientId","requestId":"lost-repeat"}' to "GET /api/weather" again while it is answered 503, for at most 10 s
+    Then the request was served
+    And creditsRemaining is 9500
+    When I spend with the clientId on "GET /api/weather"
+    Then creditsRemaining is 9000
+
   # The store holds the deduction far longer than the profile's maxStoreWaitMs (the longest the kit lets a target wait
   # for a store call), then lets it go on: a target that waits for the store as long as it hangs is caught, and so is
   # one whose deduction, reaching the store after the target stopped waiting, is still made and uses up the request

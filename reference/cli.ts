@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `credit402 serve|gateway|reconcile`: the library's command line (the reference server, the gateway in front of any HTTP service, and reconciliation of top-ups with Stripe).
-import { gatewayCommand } from './gateway/gateway-command.ts';
-import { reconcileCommand } from './reconcile/reconcile-command.ts';
-import { serveCommand } from './server/serve-command.ts';
+import { gatewayCommand } from './cli/gateway-command.ts';
+import { reconcileCommand } from './cli/reconcile-command.ts';
+import { serveCommand } from './cli/serve-command.ts';
 
 const USAGE = `usage: credit402 <command> [options]
 

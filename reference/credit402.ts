@@ -1,8 +1,7 @@
 // One-call set-up: a gate with the Stripe processor, from the seed's configuration fields.
 import { Credit402ConfigError } from './config/config-error.ts';
-import { createGate, type Gate } from './gate/gate.ts';
+import { createGate, type Gate, type GateOptions } from './gate/index.ts';
 import { publishableKeyMode, secretKeyMode } from './config/stripe-keys.ts';
-import type { GateOptions } from './gate/options.ts';
 import { StripeProcessor, type StripeApiBase } from './processor/stripe-processor.ts';
 import { createWebhookHandler, type WebhookHandler } from './webhooks/webhook-handler.ts';
 
@@ -24,9 +23,11 @@ export interface Credit402WebhookOptions extends Pick<Credit402Options, 'stripeS
   stripeWebhookSecret: string;
 }
 
-type StripeSide = Pick<Credit402Options, 'stripeSecretKey' | 'stripeApi' | 'customerMetadataKey' | 'stripeTimeoutMs'> & { stripeWebhookSecret?: string };
+/** The Stripe side of the options: keys, API base, timeout, customer metadata key, webhook secret. */
+export type StripeSide = Pick<Credit402Options, 'stripeSecretKey' | 'stripeApi' | 'customerMetadataKey' | 'stripeTimeoutMs'> & { stripeWebhookSecret?: string };
 
-function stripeProcessor(options: StripeSide): StripeProcessor {
+/** The Stripe processor of `options`: the one place it is built (the gate, the webhook engine, reconciliation). */
+export function stripeProcessor(options: StripeSide): StripeProcessor {
   return new StripeProcessor({
     secretKey: options.stripeSecretKey,
     ...(options.stripeApi ? { api: options.stripeApi } : {}),

@@ -1,7 +1,7 @@
 // Bench child process: runs one floor (framework, store, funded clientId given as JSON in argv[2]) on a free loopback port.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StoreConfig } from '../../reference/server/server-config.ts';
+import type { StoreConfig } from '../../reference/compose/engine-config.ts';
 import { serveParent } from '../child-ipc.ts';
 import { openBalances } from './open-balances.ts';
 

@@ -1,5 +1,5 @@
 // Opens the floor store a bench store configuration names (only that store's driver is loaded).
-import type { StoreConfig } from '../../reference/server/server-config.ts';
+import type { StoreConfig } from '../../reference/compose/engine-config.ts';
 import type { FloorBalances } from './balances.ts';
 
 /** The floor balances on the store of `config`: a Map, a SQLite file, a Redis key prefix or a Postgres schema. */

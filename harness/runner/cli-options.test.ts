@@ -9,6 +9,12 @@ const run = (...args: string[]) => {
 };
 
 describe('parseRunnerArgs', () => {
+  it('takes the gateway capability with --target-cmd and no --parallel only', () => {
+    expect(run('--target-cmd', 'gw', '--declare', 'capabilities=gateway').declarations).toEqual({ capabilities: ['gateway'] });
+    expect(() => parseRunnerArgs(['--target', 'http://127.0.0.1:8080', '--declare', 'capabilities=gateway'])).toThrow('capabilities=gateway needs --target-cmd');
+    expect(() => parseRunnerArgs(['--target-cmd', 'gw', '--declare', 'capabilities=gateway', '--parallel', '2'])).toThrow(UsageError);
+  });
+
   it('defaults to the fixed emulator, serial scenarios and reports/', () => {
     expect(run('--target', 'http://127.0.0.1:8080')).toEqual({
       target: { kind: 'url', url: 'http://127.0.0.1:8080' },

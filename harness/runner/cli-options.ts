@@ -32,7 +32,9 @@ levels and declarations
   --declare KEY=VALUE   what the target declares (repeatable): serviceName=NAME and
                         customerMetadataKey=KEY (service-defined values; default the profile's),
                         robustness=true (it implements spec section 14), capabilities=LIST
-                        (storeFaults, records: its conformance-only control routes)
+                        (storeFaults, records: its conformance-only control routes; gateway:
+                        a gateway, started in front of the kit's own upstream, whose URL the
+                        runner hands --target-cmd in CREDIT402_UPSTREAM_URL)
   --declare-file FILE   the same declarations as a JSON object
 
 suite
@@ -115,6 +117,15 @@ function targetChoice(values: Record<string, string | boolean | string[] | undef
   return { kind: 'command', command };
 }
 
+/**
+ * The `gateway` capability needs a target the runner starts (it learns the upstream's URL from CREDIT402_UPSTREAM_URL)
+ * and the scenarios in the runner's process (they control the upstream the runner owns, never from a worker process).
+ */
+function gatewayRunnable(target: TargetChoice, parallel: number): void {
+  if (target.kind !== 'command') throw new UsageError('capabilities=gateway needs --target-cmd: the gateway is started in front of the kit\'s upstream (CREDIT402_UPSTREAM_URL)');
+  if (parallel > 0) throw new UsageError('capabilities=gateway runs the scenarios in the runner\'s process, which owns the upstream: leave out --parallel');
+}
+
 /** Parses the runner's arguments; throws a UsageError on a mistake. */
 export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
   let values: Record<string, string | boolean | string[] | undefined>;
@@ -148,14 +159,17 @@ export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
   const declarations = declared(values['declare-file'] as string | undefined, (values.declare as string[] | undefined) ?? []);
   const level = values.level as string | undefined;
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level must be wire, strict or robust; got "${level}"`);
+  const target = targetChoice(values);
+  const parallel = integer('parallel', values.parallel as string | undefined, 0, 64) ?? 0;
+  if (declarations.capabilities?.includes('gateway')) gatewayRunnable(target, parallel);
   return {
     kind: 'run',
     options: {
-      target: targetChoice(values),
+      target,
       ...(emulatorPort !== undefined ? { emulatorPort } : {}),
       ...(emulatorUrl !== undefined ? { emulatorUrl } : {}),
       ...(tags !== undefined && tags.trim() !== '' ? { tags } : {}),
-      parallel: integer('parallel', values.parallel as string | undefined, 0, 64) ?? 0,
+      parallel,
       reportsDir: (values.reports as string | undefined) || 'reports',
       level: level ?? (declarations.robustness ? 'robust' : 'strict'),
       declarations,

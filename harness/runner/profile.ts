@@ -46,5 +46,7 @@ export function profileComment(path: string = PROFILE_PATH): string {
     '#  - optionally, for the @store-faults and @records scenarios: offer the control routes of PROFILE.md (Capabilities:',
     '#    store faults by clientId, a client\'s records) only when started for conformance, and declare them with',
     '#    --declare capabilities=storeFaults,records (otherwise they are not run).',
+    '#  - a gateway (spec section 15), for the @gateway scenarios: forward to CREDIT402_UPSTREAM_URL, the kit\'s own',
+    '#    upstream, and declare --declare capabilities=gateway (otherwise they are not run).',
   ].join('\n');
 }

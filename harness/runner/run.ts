@@ -6,6 +6,7 @@ import { planSuite, runSuite, type SuiteOptions } from './cucumber-suite.ts';
 import { startRunEmulator, useRunningEmulator } from './emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
 import { startTarget } from './target.ts';
+import { startRunUpstream } from './upstream.ts';
 import { Teardown } from './teardown.ts';
 
 /** Overrides for tests: where the suite lives, and which profile. */
@@ -53,7 +54,11 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     const reportsPath = resolve(reportsDir);
     mkdirSync(reportsPath, { recursive: true });
     const logFile = join(reportsPath, 'target.log');
-    const target = await startTarget(options.target, { emulatorUrl: emulator.url, profilePath, teardown, logFile });
+    // A gateway (capability `gateway`) is started in front of the kit's own upstream, which must listen first.
+    const upstream = options.declarations.capabilities?.includes('gateway') ? await startRunUpstream(profilePath, teardown) : undefined;
+    if (upstream) say(`controlled upstream at ${upstream.url} (CREDIT402_UPSTREAM_URL)`);
+    const env = upstream ? { CREDIT402_UPSTREAM_URL: upstream.url } : undefined;
+    const target = await startTarget(options.target, { emulatorUrl: emulator.url, profilePath, teardown, logFile, ...(env ? { env } : {}) });
     say(`target: ${target.description} at ${target.url}`);
     const selection = [options.tags && `--tags "${options.tags}"`, options.parallel > 1 && `${options.parallel} workers`].filter(Boolean).join(', ');
     say(`running ${scenarios} scenario${scenarios === 1 ? '' : 's'}${selection ? ` (${selection})` : ''}`);

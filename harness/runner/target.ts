@@ -23,6 +23,8 @@ interface TargetContext {
   /** The target's output goes here. */
   logFile: string;
   startTimeoutMs?: number;
+  /** More variables for a `--target-cmd` target (CREDIT402_UPSTREAM_URL of the kit's upstream). */
+  env?: Readonly<Record<string, string>>;
 }
 
 async function spawnAndWait(command: string | readonly string[], env: NodeJS.ProcessEnv, port: number, ctx: TargetContext): Promise<ProcessGroup> {
@@ -48,7 +50,7 @@ async function spawnAndWait(command: string | readonly string[], env: NodeJS.Pro
 
 async function startCommand(command: string, ctx: TargetContext): Promise<RunningTarget> {
   const port = await freePort();
-  const env = { ...process.env, CREDIT402_PROFILE: ctx.profilePath, PORT: String(port), STRIPE_API_BASE: ctx.emulatorUrl };
+  const env = { ...process.env, ...ctx.env, CREDIT402_PROFILE: ctx.profilePath, PORT: String(port), STRIPE_API_BASE: ctx.emulatorUrl };
   const group = await spawnAndWait(command, env, port, ctx);
   return { url: `http://127.0.0.1:${port}`, description: `\`${command}\` (PORT=${port})`, group };
 }

@@ -33,6 +33,10 @@ Given("the store loses the reply of the next {storeOperation} for the card's cli
   await this.capabilities.arm({ clientId: this.card().clientId, operation, count: 1, replyLost: true });
 });
 
+Given("the store loses the replies of the next {int} {storeOperation} calls for the card's client", STORE_FAULT, async function (this: ConformanceWorld, count: number, operation: StoreOperation) {
+  await this.capabilities.arm({ clientId: this.card().clientId, operation, count, replyLost: true });
+});
+
 Given(
   "the store holds the next {storeOperation} for the card's client {int} ms, then lets it proceed",
   STORE_FAULT,

@@ -53,6 +53,19 @@ When('I send the payment payload {string} to {string}', REQUEST, async function 
   await this.sendPayload(line, payload);
 });
 
+When(
+  'I send the payment payload {string} to {string} again while it is answered 503, for at most {int} s',
+  REQUEST,
+  async function (this: ConformanceWorld, payload: string, line: string, seconds: number) {
+    const until = Date.now() + seconds * 1_000;
+    do {
+      await this.sendPayload(line, payload);
+      if (this.last.answer?.status !== 503) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    } while (Date.now() < until);
+  },
+);
+
 When('I send the payment header {string} to {string}', REQUEST, async function (this: ConformanceWorld, value: string, line: string) {
   await this.send(line, { payment: value });
 });

@@ -32,5 +32,6 @@ describe('capability tags', () => {
   it('name the capabilities a scenario needs', () => {
     expect(requiredCapabilities(['@CR-6.6', '@store-faults', '@records'])).toEqual(['storeFaults', 'records']);
     expect(requiredCapabilities(['@CR-6.2'])).toEqual([]);
+    expect(requiredCapabilities(['@gateway', '@CR-15.3'])).toEqual(['gateway']);
   });
 });

@@ -1,13 +1,16 @@
 // What a target declares about itself: service-defined values, the robustness profile, optional capabilities.
 
-/** Optional capabilities a target may offer through conformance-only control routes. */
-const CAPABILITIES = ['storeFaults', 'records'] as const;
+/**
+ * Optional capabilities: `storeFaults` and `records`, offered through conformance-only control routes; `gateway`, a
+ * gateway (spec §15) that runs in front of the kit's controlled upstream (`CREDIT402_UPSTREAM_URL`).
+ */
+const CAPABILITIES = ['storeFaults', 'records', 'gateway'] as const;
 
 /** One optional capability. */
-type Capability = (typeof CAPABILITIES)[number];
+export type Capability = (typeof CAPABILITIES)[number];
 
 /** The scenario tag that says a scenario needs a capability. */
-const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records' };
+const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records', '@gateway': 'gateway' };
 
 /** The capabilities a scenario's tags require. */
 export function requiredCapabilities(tags: readonly string[]): Capability[] {

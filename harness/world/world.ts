@@ -4,6 +4,7 @@ import { setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumb
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { encode, type Encoding } from './base64-json.ts';
 import { Capabilities } from './capabilities.ts';
+import { GatewayView } from './gateway.ts';
 import type { CrowdClient } from './crowd.ts';
 import { answerOf, type Exchange } from './exchange.ts';
 import { Expectations, type EffectiveRoute } from './expectations.ts';
@@ -49,6 +50,8 @@ interface SendOptions {
   setup?: boolean;
   /** This request's timeout in ms (default: the run's `requestTimeoutMs`). */
   timeoutMs?: number;
+  /** More header fields, as written on the wire (a `conformance-request-id` among them is sent instead of a new one). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The scenario's world; the runner passes {@link WorldParameters} as cucumber `worldParameters`. */
@@ -76,6 +79,7 @@ export class ConformanceWorld extends World<WorldParameters> {
   crowd: CrowdClient[] = [];
   #robustness?: Robustness;
   #capabilities?: Capabilities;
+  #gateway?: GatewayView;
   #last?: Exchange;
   #unknownClientId = randomBytes(32).toString('hex');
   #unknownPaymentMethod = `pm_unknown${randomBytes(12).toString('hex')}`;
@@ -115,6 +119,12 @@ export class ConformanceWorld extends World<WorldParameters> {
   get capabilities(): Capabilities {
     this.#capabilities ??= new Capabilities(this);
     return this.#capabilities;
+  }
+
+  /** The scenario's view of the kit's controlled upstream (capability `gateway`): its faults and what reached it; made on first use. */
+  get gateway(): GatewayView {
+    this.#gateway ??= new GatewayView(this);
+    return this.#gateway;
   }
 
   /** The URL of the target's webhook endpoint: its origin and the profile's `webhookPath`. */
@@ -188,7 +198,7 @@ export class ConformanceWorld extends World<WorldParameters> {
   async send(line: string, options: SendOptions = {}): Promise<Exchange> {
     const { method, target } = requestLine(line);
     if (options.mark !== false) await this.processor.markRequest();
-    const headers = options.payment === undefined ? {} : { [options.headerName ?? 'payment']: options.payment };
+    const headers = { ...options.headers, ...(options.payment === undefined ? {} : { [options.headerName ?? 'payment']: options.payment }) };
     const exchange = await this.target.send({ method, target: options.absolute ? `${this.target.origin}${target}` : target, headers }, options);
     await this.processor.afterAnswer();
     if (options.record !== false) this.#last = exchange;

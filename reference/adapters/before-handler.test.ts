@@ -5,7 +5,7 @@ import express5 from 'express';
 import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../gate/gate.ts';
+import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';

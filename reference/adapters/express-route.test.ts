@@ -5,7 +5,7 @@ import express5, { type Express } from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { createGate, type Gate } from '../gate/gate.ts';
+import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';

@@ -1,8 +1,7 @@
 // Per-route gating on Express 4/5: `credit402.route({ amount })` on a route, so the application's router decides what matched and the gate prices it.
 import type { ServerResponse } from 'node:http';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import type { GatedRoute } from '../gate/context.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate, GatedRoute } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { applyCredit402, applyTargetReading, type GateIncomingMessage } from './node-http.ts';
 import { keyPathOf } from './route-key-path.ts';

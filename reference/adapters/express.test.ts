@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express5 from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../gate/gate.ts';
+import { createGate, type Gate } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';

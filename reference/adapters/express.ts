@@ -1,9 +1,20 @@
 // Express-style `(req, res, next)` middleware (Express 4/5, connect, plain node:http): the node:http adapter, then `next()`; the per-route form is re-exported from express-route.ts.
 import type { ServerResponse } from 'node:http';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
+import type { PaymentResponse } from '../protocol/types.ts';
 import { applyCredit402, type GateIncomingMessage } from './node-http.ts';
 
 export { credit402Express, type Credit402Express, type Credit402Handler } from './express-route.ts';
+
+declare global {
+  // Express's own interface for `res.locals` (merged into @types/express's; a plain declaration without it).
+  namespace Express {
+    interface Locals {
+      /** The PaymentResponse of a request paid through credit402 (`credit402Middleware` or `credit402.route(…)`), set before the handler runs. */
+      credit402?: PaymentResponse;
+    }
+  }
+}
 
 type Next = (error?: unknown) => void;
 type Request = GateIncomingMessage & { baseUrl?: string };

@@ -1,7 +1,6 @@
 // The Fastify routes declared with `config: { credit402 }`: priced by the gate when Fastify declares them, one gated route per method.
 import type { RouteOptions } from 'fastify';
-import type { GatedRoute } from '../gate/context.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate, GatedRoute } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { keyPathOf } from './route-key-path.ts';
 

@@ -1,13 +1,13 @@
 // Fastify 5 plugin: hooks that run after Fastify's router, body parsing and validation, and decide on the route the router matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { GatedRoute } from '../gate/context.ts';
-import type { ServeDecision } from '../gate/decision.ts';
-import type { Gate } from '../gate/gate.ts';
-import { ambiguousTarget, readRequestTarget } from '../gate/request-target.ts';
-import { createRouterAgreement } from '../gate/route-agreement.ts';
+import { ambiguousTarget, createRouterAgreement, type GatedRoute, readRequestTarget, type ServeDecision } from '../gate/index.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
+import type { Credit402FastifyOptions } from './fastify-plugin-type.ts';
 import { createRoutePricing, routeForMethod, type PricedMethods } from './fastify-route-pricing.ts';
+
+export type { Credit402FastifyOptions } from './fastify-plugin-type.ts';
+export { credit402WebhookFastify, type Credit402WebhookFastifyOptions } from '../webhooks/fastify-webhook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,11 +21,6 @@ declare module 'fastify' {
      */
     credit402?: RouteConfig;
   }
-}
-
-/** Options of the Fastify plugin. */
-export interface Credit402FastifyOptions {
-  gate: Gate;
 }
 
 /** The `settle` of each paid request still being answered, under a key of the plugin's own (not a public decoration). */

@@ -1,8 +1,6 @@
 // The gate applied to a plain node:http request: answers it, or readies it for the application's router (the Express adapter builds on it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GatedRoute } from '../gate/context.ts';
-import type { Gate } from '../gate/gate.ts';
-import { ambiguousTarget, readRequestTarget, routerTarget } from '../gate/request-target.ts';
+import { ambiguousTarget, type Gate, type GatedRoute, readRequestTarget, routerTarget } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 
 /** A node:http request; `originalUrl` keeps the target as received when the adapter hands the router another one. */

@@ -5,7 +5,7 @@ import express5 from 'express';
 import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import { recordingGate as recordingGateOf } from '../testing/recording-gate.ts';
 import { credit402Middleware } from './express.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';

@@ -1,5 +1,5 @@
 // A framework's route path (Fastify, Express 4 and 5) in the route-key syntax of the spec, so records and metrics name a route alike on every framework.
-import { parsePattern } from '../gate/route-pattern.ts';
+import { parseRoutePattern } from '../gate/index.ts';
 
 const NAMED = /^:([A-Za-z_][A-Za-z0-9_]*)(\(.*\))?$/;
 const FINAL_WILDCARD = /^(\*|\*[A-Za-z_$][\w$]*|\{\*[A-Za-z_$][\w$]*\})$/;
@@ -19,7 +19,7 @@ export function keyPathOf(path: string): string {
   }).join('/');
   if (converted === path) return path;
   try {
-    return parsePattern(`GET ${converted}`, converted) === undefined ? path : converted;
+    return parseRoutePattern(`GET ${converted}`, converted) === undefined ? path : converted;
   } catch {
     return path;
   }

@@ -5,7 +5,7 @@ import { isStripeItself, liveKeyFields } from './live-keys.ts';
 
 /**
  * serverSecret values published in this repository: the reference server's embedded default
- * (reference/server/default-config.json) and the conformance profile's (harness/conformance-profile.json). Anyone can
+ * (reference/compose/default-config.json) and the conformance profile's (harness/conformance-profile.json). Anyone can
  * derive every client identifier (a bearer credential, CR-7.3) from them, so they serve test mode only.
  */
 export const PUBLIC_SERVER_SECRETS: readonly string[] = [

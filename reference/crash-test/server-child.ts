@@ -1,7 +1,7 @@
 // Crash-test child: the reference server as a warm spare; it loads its modules, waits for `start`, serves until SIGKILL.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ServerConfig } from '../server/server-config.ts';
+import type { ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 
 const [configPath, framework] = process.argv.slice(2);

@@ -27,6 +27,8 @@ export interface GateContext {
   lock: { waitMs: number; ttlMs: number } | undefined;
   /** How long a deduction is kept under its request id (CR-6.9), in ms. */
   requestIdTtlMs: number;
+  /** How long a claim of a request id's repeat holds unconfirmed (CR-6.9), in ms: {@link repeatLeaseMs} of the store bound. */
+  repeatLeaseMs: number;
   /** Whether a served request's price goes back when its handler fails (`refundOnHandlerError`). */
   refundOnHandlerError: boolean;
   /** Hands lifecycle events to the `hooks` option (a no-op without hooks); never throws. */
@@ -49,4 +51,12 @@ export function forRequest(route: GatedRoute, requestPath: string, build: (route
       return challenges;
     },
   });
+}
+
+/**
+ * The lease of a repeat's claim for a store bound of `storeTimeoutMs`: the claim's answer and its confirmation each
+ * arrive within the bound, or the call failed; one second more for the event loops and clocks between them.
+ */
+export function repeatLeaseMs(storeTimeoutMs: number): number {
+  return 2 * storeTimeoutMs + 1_000;
 }

@@ -78,7 +78,7 @@ const rows: Row[] = [
     setup: { ...FUNDED, options: { refundOnHandlerError: true }, before: [{ payment: { clientId: ALICE, requestId: 'r-1' } }] },
     request: { payment: { clientId: ALICE, requestId: 'r-1' }, settle: { status: 500 } },
     decision: { action: 'serve', payment: { success: true, creditsRemaining: 500, clientId: ALICE } },
-    store: { calls: ['deductBalance', 'deductBalance'], clients: { [ALICE]: { balances: { usd: 500 }, topUps: 0 } } },
+    store: { calls: ['deductBalance', 'deductBalance', 'confirmRepeat'], clients: { [ALICE]: { balances: { usd: 500 }, topUps: 0 } } },
     processor: { calls: [] },
   },
   {

@@ -3,7 +3,7 @@ import { isClientIdShape } from '../protocol/identity.ts';
 import { parsePaymentHeader } from '../protocol/payment-payload.ts';
 import { PaymentError } from '../processor/processor.ts';
 import { payByCard } from './card-payment.ts';
-import { forRequest, type GateContext, type GatedRoute } from './context.ts';
+import { forRequest, repeatLeaseMs, type GateContext, type GatedRoute } from './context.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
@@ -70,6 +70,7 @@ export function createGate(options: GateOptions): Gate {
     report: onError,
     lock,
     requestIdTtlMs,
+    repeatLeaseMs: repeatLeaseMs(storeTimeoutMs),
     refundOnHandlerError,
     emit,
   };

@@ -1,7 +1,10 @@
-// The settlement of a served request: the refund of its whole deduction when its upstream or handler failed, at most once.
+// The settlement of a served request: the refund of its whole deduction when its upstream or handler failed, retried, applied at most once.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DeductionRefund } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
-import { clientTag } from './events.ts';
+import { clientTag, type ClientTag } from './events.ts';
 
 type Settle = ServeDecision['settle'];
 
@@ -32,8 +35,9 @@ export interface MadeDeduction {
  * nothing), its first call gives that deduction back whole when the outcome owes it (an upstream failure of a gateway
  * always, a failed handler with `refundOnHandlerError`): the route's price to `clientId`'s balance in the route's
  * currency, its record out of the log and its request id forgotten, in one store step, so that the same request id
- * is deducted again rather than served free as a repeat (CR-6.9, CR-15.3). Later calls do nothing. Never rejects: a
- * store failure is reported as `refundOnHandlerError`.
+ * is deducted again rather than served free as a repeat (CR-6.9, CR-15.3). A refund whose call failed or timed out is
+ * tried again in the background, under the same refund id (see {@link refund}). Later calls do nothing. Never rejects:
+ * a store failure is reported as `refundOnHandlerError`.
  */
 export function settlement(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction | undefined): Settle {
   if (made === undefined || route.amount === 0) return NOTHING_OWED;
@@ -47,12 +51,69 @@ export function settlement(ctx: GateContext, clientId: string, route: GatedRoute
   };
 }
 
-/** Gives the deduction back whole (price, record, request id); never rejects (a failure is reported as `refundOnHandlerError`). */
-async function refund(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction): Promise<void> {
-  try {
-    await ctx.store.refundDeduction({ clientId, currency: route.currency, amount: route.amount, recordId: made.recordId, requestId: made.requestId });
-    ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(clientId) });
-  } catch (error) {
-    ctx.report(error, 'refundOnHandlerError');
+/** The pauses before the second and the third attempt of a refund whose call failed or timed out, in ms. */
+export const REFUND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
+
+/** A refund that still failed after its last attempt: the client did not get the price back, and an operator should. */
+export class RefundFailedError extends Error {
+  readonly code = 'ERR_REFUND_FAILED';
+  /** The route key whose price was not given back. */
+  readonly route: string;
+  /** The client's tag (the first 8 characters of its id: never the bearer credential itself). */
+  readonly client: ClientTag;
+  readonly currency: string;
+  readonly units: number;
+  /** The refund's id: a store applies it at most once, so giving it back by hand under this id is safe. */
+  readonly refundId: string;
+
+  constructor(route: GatedRoute, given: DeductionRefund, readonly attempts: number, options: { cause: unknown }) {
+    super(`the refund ${given.refundId} of ${given.amount} ${given.currency} units (${route.key}, client ${clientTag(given.clientId)}…) failed ${attempts} times; the client did not get it back`, options);
+    this.name = 'RefundFailedError';
+    this.route = route.key;
+    this.client = clientTag(given.clientId);
+    this.currency = given.currency;
+    this.units = given.amount;
+    this.refundId = given.refundId;
   }
+}
+
+/**
+ * Gives the deduction back whole (price, record, request id) under one refund id, so that the store applies it at most
+ * once however many attempts reach it (CR-15.3). Resolves once the first attempt settled; when it failed or timed out
+ * (its outcome unknown: a late one applies nothing, a lost reply may have applied it) the next attempts follow in the
+ * background after {@link REFUND_RETRY_DELAYS_MS}. Each failed attempt is reported as `refundOnHandlerError`, the last
+ * one as a {@link RefundFailedError}. Never rejects.
+ */
+async function refund(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction): Promise<void> {
+  const given: DeductionRefund = {
+    clientId,
+    currency: route.currency,
+    amount: route.amount,
+    recordId: made.recordId,
+    requestId: made.requestId,
+    refundId: randomUUID(),
+  };
+  if (await attempt(ctx, route, given, 1)) return;
+  void retry(ctx, route, given);
+}
+
+/** The attempts after the first, each after its pause, until one applies or the last has failed. */
+async function retry(ctx: GateContext, route: GatedRoute, given: DeductionRefund): Promise<void> {
+  for (const [index, pause] of REFUND_RETRY_DELAYS_MS.entries()) {
+    await sleep(pause);
+    if (await attempt(ctx, route, given, index + 2)) return;
+  }
+}
+
+/** One call of the refund; true when it answered (applied now or before). A failure is reported; never rejects. */
+async function attempt(ctx: GateContext, route: GatedRoute, given: DeductionRefund, number: number): Promise<boolean> {
+  try {
+    await ctx.store.refundDeduction(given);
+  } catch (error) {
+    const last = number > REFUND_RETRY_DELAYS_MS.length;
+    ctx.report(last ? new RefundFailedError(route, given, number, { cause: error }) : error, 'refundOnHandlerError');
+    return false;
+  }
+  ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(given.clientId) });
+  return true;
 }

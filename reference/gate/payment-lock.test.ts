@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';

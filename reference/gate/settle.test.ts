@@ -1,5 +1,5 @@
 // Unit tests of a serve decision's settle: the engine's rule "5xx or threw, with refundOnHandlerError, gives the price back once".
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { Processor } from '../processor/processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
@@ -108,12 +108,14 @@ describe('settle', () => {
     expect((await served('req-handler-failed')).payment.creditsRemaining).toBe(500);
   });
 
-  it('never rejects: a store failure during the refund is reported to onError', async () => {
+  it('never rejects: a store failure during the refund is reported to onError, and the refund is tried again', async () => {
     const { store, errors, served, balance } = await setUp(true);
     const decision = await served();
     store.failNext('refundDeduction');
     await expect(decision.settle({ status: 500 })).resolves.toBeUndefined();
     expect(errors).toEqual(['refundOnHandlerError']);
     expect(await balance()).toBe(500);
+    await vi.waitFor(async () => expect(await balance()).toBe(1_000), { timeout: 2_000 }); // the retry (refund-retry.test.ts)
+    expect(errors).toEqual(['refundOnHandlerError']);
   });
 });

@@ -5,7 +5,7 @@ import type { Deduction, DeductionResult } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
 import { settlement } from './handler-refund.ts';
-import { paymentError, serve } from './responses.ts';
+import { paymentError, serve, serviceUnavailable } from './responses.ts';
 import { storeFailure } from './failures.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 import { clientTag, NO_EVENTS } from './events.ts';
@@ -31,6 +31,9 @@ function isoNow(): string {
 
 /** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
 const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
+
+/** The 503 for a retry whose request id's one repeat is claimed by another attempt still being answered (CR-6.9). */
+const REPEAT_CLAIMED = 'Another attempt of this request is being answered; retry it in a moment with the same requestId';
 
 /**
  * What a request id is kept for: the route key, the request path (a pattern route matches many), its currency and
@@ -63,7 +66,11 @@ export async function spendBalance(
   if (store.recordTransaction) {
     deduction.record = { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: isoNow(), resource: route.key };
   }
-  if (requestId !== undefined) deduction.request = { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
+  if (requestId !== undefined) {
+    deduction.request = { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };
+    // A repeat is only claimed until this call hears it was answered (CR-6.9): a claim whose answer is lost lapses.
+    if (store.confirmRepeat) deduction.request.claim = { id: randomUUID(), leaseMs: ctx.repeatLeaseMs };
+  }
   let result: DeductionResult;
   try {
     result = checkedResult(await store.deductBalance(deduction));
@@ -75,9 +82,12 @@ export async function spendBalance(
       return null;
     case 'conflict':
       return paymentError('invalid_payment', REQUEST_ID_SPENT);
+    case 'busy':
+      return serviceUnavailable(REPEAT_CLAIMED);
     case 'deducted':
     case 'repeated': {
       const repeated = result.status === 'repeated';
+      if (repeated) confirmRepeat(ctx, clientId, deduction);
       // Built only for a listener: without hooks a paid request allocates no event.
       if (ctx.emit !== NO_EVENTS) ctx.emit({
         type: 'deduction', route: route.key, currency: route.currency, units: repeated ? 0 : route.amount, balance: result.balance,
@@ -91,7 +101,17 @@ export async function spendBalance(
   }
 }
 
-const RESULT_STATUSES: ReadonlySet<unknown> = new Set(['deducted', 'insufficient', 'repeated', 'conflict']);
+/**
+ * Tells the store that the repeat `deduction` claimed was answered, so that it is used (CR-6.9); not awaited: the
+ * request is served meanwhile. A failure is reported: the claim then lapses, and one more retry may be served.
+ */
+function confirmRepeat(ctx: GateContext, clientId: string, deduction: Deduction): void {
+  const { request } = deduction;
+  if (request?.claim === undefined || !ctx.store.confirmRepeat) return;
+  ctx.store.confirmRepeat({ clientId, requestId: request.id, claimId: request.claim.id }).catch((error: unknown) => ctx.report(error, 'confirmRepeat'));
+}
+
+const RESULT_STATUSES: ReadonlySet<unknown> = new Set(['deducted', 'insufficient', 'repeated', 'busy', 'conflict']);
 
 /**
  * The store's answer when it is a {@link DeductionResult}; otherwise throws, so that a store outside the contract (one

@@ -1,8 +1,8 @@
 // Gateway configuration: the reference server's configuration (routes, keys, store, Stripe API, gate options) plus the upstream and the proxy's options.
 import { readFileSync } from 'node:fs';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
-import { routeClaimingPath } from '../server/route-path-claim.ts';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
+import { routeClaimingPath } from '../compose/route-path-claim.ts';
 
 /** Default time the upstream has to send its answer's headers (and then between two body chunks), in ms. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -10,8 +10,8 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 /** Default path of the health endpoint. */
 export const DEFAULT_HEALTH_PATH = '/healthz';
 
-/** Default time a graceful shutdown waits for in-flight requests, in ms. */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Default time a graceful shutdown waits for in-flight requests, in ms: the reference server's. */
+export { DEFAULT_SHUTDOWN_TIMEOUT_MS };
 
 /** What the gateway adds to the reference server's configuration. */
 export interface GatewayOptions {

@@ -7,7 +7,7 @@ import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.t
 import { REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { scrapeMetrics, total } from '../testing/scrape-metrics.ts';
-import { gatewayCommand } from './gateway-command.ts';
+import { gatewayCommand } from '../cli/gateway-command.ts';
 
 const { upstream: startUpstream, configFor, gateway } = useGatewayStack();
 const FAILURES = 'credit402_gateway_upstream_failures_total';

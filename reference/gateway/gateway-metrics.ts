@@ -1,5 +1,5 @@
 // The gateway's metrics endpoint (`metricsPath`): the reference server's endpoint, plus the upstream failures only the gateway sees.
-import { createMetricsEndpoint, type MetricsEndpoint } from '../server/metrics-endpoint.ts';
+import { createMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 
 /** The metrics endpoint of the gateway: the gate's metrics, then `credit402_gateway_upstream_failures_total`. */
 export interface GatewayMetrics extends MetricsEndpoint {

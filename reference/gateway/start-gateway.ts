@@ -7,21 +7,13 @@ import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
-import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
-import type { ServeDecision } from '../gate/decision.ts';
-import type { Gate } from '../gate/gate.ts';
-import { ambiguousTarget, readRequestTarget, routerTarget } from '../gate/request-target.ts';
+import { ambiguousTarget, readRequestTarget, routerTarget, type Gate, type ServeDecision } from '../gate/index.ts';
 import type { Store } from '../stores/store.ts';
-import { buildStore } from '../server/build-store.ts';
-import { ConformanceControl, controlPathTaken } from '../server/conformance-control.ts';
-import { mountControlFastify } from '../server/fastify-control.ts';
-import { trackInFlight } from '../server/in-flight.ts';
-import { routeMetricsEndpoint } from '../server/metrics-endpoint.ts';
-import { apiBase, gateOptions, scheduledReconcile } from '../server/start-server.ts';
-import { StoreFaults, withStoreFaults } from '../server/store-faults.ts';
+import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
+import { mountControlFastify } from '../conformance-control/fastify-control.ts';
+import { routeMetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { composeEngine, type EngineWebhook } from '../compose/engine.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
-import type { WebhookEndpoint } from '../server/demo-routes.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.ts';
 import { createUpstreamForwarder, endToEnd, hasBody, type UpstreamFailure } from './upstream-forward.ts';
@@ -121,7 +113,7 @@ export async function buildGatewayApp(
   config: GatewayConfig,
   gate: Gate,
   control?: ConformanceControl,
-  webhook?: WebhookEndpoint,
+  webhook?: EngineWebhook,
   metrics?: GatewayMetrics,
 ): Promise<FastifyInstance> {
   const { default: Fastify } = await withOptionalPackage('fastify', 'the gateway', () => import('fastify'));
@@ -243,40 +235,25 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
     throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', 'the gateway needs a Stripe API: set stripeApi to "stripe" (STRIPE_SECRET_KEY) or the URL of an emulator (--stripe-api http://127.0.0.1:12111)');
   }
   const metrics = config.metricsPath === undefined ? undefined : await createGatewayMetrics(config.metricsPath);
-  const store = injected.store ?? (await buildStore(config.store));
+  const engine = await composeEngine(config, {
+    ...(injected.store ? { store: injected.store } : {}),
+    ...(metrics ? { hooks: metrics.hooks } : {}),
+    configErrorCode: 'ERR_GATEWAY_CONFIG',
+  });
   try {
-    const taken = config.conformanceControl ? controlPathTaken(Object.keys(config.routes)) : undefined;
-    if (taken) throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', `conformanceControl: a configured route already uses the control path ${taken}`);
-    const storeFaults = config.conformanceControl ? new StoreFaults() : undefined;
-    const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
-    const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
-    const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(config.stripeApi) };
-    const { gate, drain } = trackInFlight(createCredit402({ ...gateOptions(config, engineStore, stripeApi), ...(metrics ? { hooks: metrics.hooks } : {}) }));
-    const webhook = config.stripeWebhookSecret === undefined ? undefined : {
-      path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH,
-      handler: createCredit402Webhooks({
-        stripeSecretKey: config.stripeSecretKey,
-        stripeWebhookSecret: config.stripeWebhookSecret,
-        store: engineStore,
-        ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
-        ...stripeApi,
-      }),
-    };
+    const { gate, control, webhook } = engine;
     const app = await buildGatewayApp(config, gate, control, webhook, metrics);
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
-    // As the reference server: credits succeeded top-ups no webhook reached (every 5 minutes against Stripe, off with an API URL).
-    const reconciler = scheduledReconcile(config, engineStore, stripeApi);
     let closing: Promise<void> | undefined;
     const url = `http://${config.host}:${port}`;
     return {
       url,
       gate,
-      store,
+      store: engine.store,
       ...(metrics ? { metricsUrl: `${url}${metrics.path}` } : {}),
       close: () => {
         closing ??= (async () => {
-          await reconciler?.stop();
           // Stops accepting, closes idle keep-alive connections, waits for the requests under way; then forces the rest.
           const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           // A keep-alive connection whose request just finished is idle: close it rather than wait for the client to.
@@ -287,14 +264,13 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
             clearTimeout(force);
             clearInterval(idle);
           }
-          await drain(config.shutdownTimeoutMs);
-          await store.close();
+          await engine.close(config.shutdownTimeoutMs);
         })();
         return closing;
       },
     };
   } catch (error) {
-    await store.close();
+    await engine.close(0);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 // Prometheus metrics of the gate's lifecycle events (`credit402/metrics`); with the gateway's upstream-failures.ts, the only modules that import prom-client.
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { GateEvent, GateHooks } from '../gate/events.ts';
+import type { GateEvent, GateHooks } from '../gate/index.ts';
 
 /** Hooks for the `hooks` gate option that count events into a prom-client registry. */
 export interface PrometheusHooks extends GateHooks {

@@ -12,8 +12,7 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from 'credit402-stripe-emulator';
 import { loadGatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
-import { createRouteTable, type RouteTable } from '../gate/route-table.ts';
-import { resolveRoutes, type ResolvedRoute } from '../gate/routes.ts';
+import { createRouteTable, type ResolvedRoute, type RouteTable, validateRoutes } from '../gate/index.ts';
 import { startCountingProxy, type CountingProxy } from '../testing/counting-proxy.ts';
 import { REPO_ROOT } from '../testing/kit.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
@@ -89,7 +88,7 @@ export async function gatewayMetricsAgreement(tags = DEFAULT_TAGS): Promise<{ ki
   let upstream: Awaited<ReturnType<typeof failingUpstreamProxy>> | undefined;
   try {
     const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { routes: Record<string, unknown> };
-    upstream = await failingUpstreamProxy(python.url, createRouteTable(resolveRoutes(profile.routes).values()));
+    upstream = await failingUpstreamProxy(python.url, createRouteTable(validateRoutes(profile.routes).values()));
     const config = loadGatewayConfig({
       profilePath,
       overrides: { upstream: upstream.url, upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, host: '127.0.0.1', port: 0, store: { kind: 'memory' }, stripeApi: stripe.url, conformanceControl: true, metricsPath: '/metrics' },

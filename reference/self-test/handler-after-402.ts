@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { demoRoutes, runDemoHandler } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
-import { HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
-import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { profileGate } from './profile-gate.ts';
 
 /** A running mutant. */

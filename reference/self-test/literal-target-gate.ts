@@ -4,8 +4,8 @@ import express from 'express';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { demoAnswer, demoRoutes, paramsOf } from '../server/demo-routes.ts';
 import { expressPath } from '../server/express-route-paths.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { profileGate } from './profile-gate.ts';
 
 /** The request path as the gate read it before CR-4.10: up to `?` or `#`, any scheme's path, unreserved decoded. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig, type Framework } from '../server/server-config.ts';
+import { loadServerConfig, type Framework } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { startCountingProxy, type CountingProxy } from '../testing/counting-proxy.ts';
 import { KIT_COMMAND, REPO_ROOT } from '../testing/kit.ts';

@@ -95,3 +95,19 @@ describe('mutants', () => {
     expect(failedRequirements(output), output).toContain('CR-7.3');
   });
 });
+
+describe('gateway mutants (capability gateway: the kit\'s controlled upstream)', () => {
+  it('CR-15.3: a gateway that keeps the price of a request its upstream never answered fails CR-15.3 alone', async () => {
+    const { code, output } = await conformance('gateway-no-refund', '@gateway', ['--declare', 'capabilities=gateway']);
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(['CR-15.3']);
+    expect(output).toContain('whose deduction and request id were not given back');
+  }, 120_000);
+
+  it('CR-15.2: a gateway that forwards the client\'s payment header to its upstream fails CR-15.2 alone', async () => {
+    const { code, output } = await conformance('gateway-forwards-payment', '@gateway', ['--declare', 'capabilities=gateway']);
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(['CR-15.2']);
+    expect(output).toContain("the client's payment header is not forwarded to the upstream");
+  }, 120_000);
+});

@@ -1,7 +1,7 @@
 // Mutant target: store calls without a deadline: a store that hangs holds the paid request as long as it hangs, and
 // the deduction it finally makes is served, instead of a 503 at the target's bound (breaks CR-8.12).
 import { pathToFileURL } from 'node:url';
-import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 
 /**

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { oneBalance } from './one-balance.ts';
 import { startStoreMutant, type RunningStoreMutant } from './serve-store-mutant.ts';

@@ -1,9 +1,9 @@
 // The reference gate on a memory store, configured from a conformance profile: what the self-test targets wrap.
-import { createGate, type Gate } from '../gate/gate.ts';
+import { createGate, type Gate } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
-import { buildStore } from '../server/build-store.ts';
-import type { ServerConfig } from '../server/server-config.ts';
+import { buildStore } from '../compose/build-store.ts';
+import type { ServerConfig } from '../compose/engine-config.ts';
 import type { Store } from '../stores/store.ts';
 
 /** What a self-test target changes in the profile's gate. */

@@ -1,6 +1,6 @@
 // `credit402 serve` on Express 4 (the `express4` npm alias of the repository): checks the Express adapter on both majors.
 import express4 from 'express4';
-import { serveCommand } from '../server/serve-command.ts';
+import { serveCommand } from '../cli/serve-command.ts';
 
 const [command, ...args] = process.argv.slice(2);
 if (command !== 'serve') {

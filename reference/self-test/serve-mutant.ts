@@ -1,9 +1,9 @@
 // Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { profileGate, type GateChanges } from './profile-gate.ts';
 
 /** A processor that forwards every call to `inner` except those in `overrides`. */

@@ -1,10 +1,10 @@
 // Serves the reference gate over a doctored memory store: a deliberately broken target whose bug is in its store.
 import type { AddressInfo } from 'node:net';
-import { createGate } from '../gate/gate.ts';
+import { createGate } from '../gate/index.ts';
 import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
-import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 

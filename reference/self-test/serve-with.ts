@@ -1,10 +1,10 @@
 // Self-test targets with their own Stripe client: the reference gate and webhook endpoint with chosen SDK options, optionally without the payment lock.
-import { createGate } from '../gate/gate.ts';
+import { createGate } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from '../processor/stripe-processor.ts';
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { createWebhookHandler, DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
 

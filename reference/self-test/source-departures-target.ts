@@ -1,11 +1,10 @@
 // A target that follows the stripe402 source (source-following-target.ts) and departs from it in four places, as an outside implementer did.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { GateDecision, GateRequest } from '../gate/decision.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate, GateDecision, GateRequest } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
-import type { ServerConfig } from '../server/server-config.ts';
+import type { ServerConfig } from '../compose/engine-config.ts';
 import { assertSafeInteger } from '../stores/validate.ts';
 import { wrapProcessor } from './serve-mutant.ts';
 import { startSourceFollowing, type RunningSourceFollowing } from './source-following-target.ts';

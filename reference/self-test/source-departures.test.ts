@@ -3,7 +3,7 @@ import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { startSourceDepartures } from './source-departures-target.ts';
 import type { RunningSourceFollowing } from './source-following-target.ts';

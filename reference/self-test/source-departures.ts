@@ -1,5 +1,5 @@
 // Self-test target (`--target-cmd`): follows the stripe402 source except in four places an outside implementer departed from it (see source-departures-target.ts).
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startSourceDepartures } from './source-departures-target.ts';
 
 const profilePath = process.env.CREDIT402_PROFILE;

@@ -2,15 +2,14 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { credit402Fastify } from '../adapters/fastify.ts';
-import type { GateDecision, GateRequest } from '../gate/decision.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate, GateDecision, GateRequest } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { PaymentRequiredResponse } from '../protocol/types.ts';
 import { demoAnswer, demoRoutes, fastifyPath, mountsHandledRoute } from '../server/demo-routes.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../server/handler-runs.ts';
-import type { ServerConfig } from '../server/server-config.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import type { ServerConfig } from '../compose/engine-config.ts';
 import { profileGate } from './profile-gate.ts';
 
 /** The service-defined values of this target (the stripe402 deployment's), whatever the profile says. */

@@ -1,5 +1,5 @@
 // Self-test target (`--target-cmd`): follows the stripe402 source, deciding its open points unlike credit402 (see source-following-target.ts).
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startSourceFollowing } from './source-following-target.ts';
 
 const profilePath = process.env.CREDIT402_PROFILE;

@@ -1,8 +1,8 @@
 // The text the reference server prints at start: URL, gated routes with prices, how to pay with a test card.
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { UNITS_PER_MAJOR } from '../protocol/constants.ts';
-import { RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';
-import type { ServerConfig } from './server-config.ts';
+import { RECORDS_PATH, STORE_FAULTS_PATH } from '../conformance-control/conformance-control.ts';
+import type { ServerConfig } from '../compose/engine-config.ts';
 import type { RunningServer } from './start-server.ts';
 
 const major = (units: number, currency: string): string => `${(units / UNITS_PER_MAJOR).toFixed(4)} ${currency}`;

@@ -1,9 +1,9 @@
 // The reference server's demo handlers: every route answers a small JSON body naming itself and counts its runs.
-import { compareSpecificity, parsePattern, type RouteSegment } from '../gate/route-pattern.ts';
+import { compareRouteSpecificity, parseRoutePattern, type RouteSegment } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
-import { HANDLED_PATH, type HandlerRuns } from './handler-runs.ts';
-import type { ServerLog } from './server-log.ts';
+import { HANDLED_PATH, type HandlerRuns } from '../conformance-control/handler-runs.ts';
+import type { ServerLog } from '../compose/server-log.ts';
 
 /** The webhook endpoint an app mounts: the engine and its path. */
 export interface WebhookEndpoint {
@@ -11,14 +11,9 @@ export interface WebhookEndpoint {
   path: string;
 }
 
-/**
- * How a demo handler fails (the conformance profile's `failingHandlers`, harness/PROFILE.md): `answer500` answers
- * status 500 with a body naming its route, `throw` throws once it counted its run, so that the framework answers.
- */
-export const HANDLER_FAILURES = ['answer500', 'throw'] as const;
+import type { HandlerFailure } from '../compose/engine-config.ts';
 
-/** One of {@link HANDLER_FAILURES}. */
-export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
+export { HANDLER_FAILURES, type HandlerFailure } from '../compose/engine-config.ts';
 
 /** One demo route: method, path (in the pattern syntax of spec CR-4.11) and whether credit402 gates it. */
 export interface DemoRoute {
@@ -42,12 +37,12 @@ export function demoRoutes(gatedKeys: Iterable<string>, freeKeys: readonly strin
     const space = key.indexOf(' ');
     const path = key.slice(space + 1);
     const fails = Object.hasOwn(failing, key) ? failing[key] : undefined;
-    return { method: key.slice(0, space), path, key, gated, segments: parsePattern(key, path), ...(fails ? { fails } : {}) };
+    return { method: key.slice(0, space), path, key, gated, segments: parseRoutePattern(key, path), ...(fails ? { fails } : {}) };
   };
   const routes = [...[...gatedKeys].map((key) => toRoute(key, true)), ...freeKeys.map((key) => toRoute(key, false))];
   const exact = routes.filter((route) => route.segments === undefined);
   const patterns = routes.filter((route) => route.segments !== undefined);
-  return [...exact, ...patterns.sort((a, b) => compareSpecificity(a.segments ?? [], b.segments ?? []))];
+  return [...exact, ...patterns.sort((a, b) => compareRouteSpecificity(a.segments ?? [], b.segments ?? []))];
 }
 
 /**

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expressErrorAnswers, fastifyErrorAnswers } from './error-answers.ts';
-import { loadServerConfig } from './server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
 
 const SECRET = 'whsec_credit402erroranswers';

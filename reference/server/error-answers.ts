@@ -1,7 +1,7 @@
 // The reference server's answers to errors its frameworks raise (a body over the limit, a handler that throws): JSON
 // with the status's reason phrase, never a stack trace, a file path or the error's own message, whatever NODE_ENV says.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServerLog, type ServerLog } from './server-log.ts';
+import { createServerLog, type ServerLog } from '../compose/server-log.ts';
 
 /** The status an error asks for (`status`/`statusCode` of http-errors and Fastify) when it is 4xx or 5xx, else 500. */
 function errorStatus(error: unknown): number {

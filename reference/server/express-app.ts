@@ -1,14 +1,14 @@
 // The reference server on Express: the credit402 middleware in front of the demo routes, the handled route and the control routes.
 import express5, { type Express } from 'express';
 import { credit402Middleware } from '../adapters/express.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { expressPath, takesBareWildcard } from './express-route-paths.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 
 /** The Express module: the installed `express` by default; a caller may pass another major (the self-test passes Express 4). */
 export type ExpressModule = typeof express5;

@@ -2,15 +2,15 @@
 import express5, { type Express, type RequestHandler } from 'express';
 import { credit402Express } from '../adapters/express-route.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
-import type { ConformanceControl } from './conformance-control.ts';
+import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { mountControl, type ExpressModule } from './express-app.ts';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 
 /** Declares `handlers` for `method` on `path` (`app.route(path).get(…)`, `.post(…)`, …). */
 function declareRoute(app: Express, method: string, path: string, handlers: RequestHandler[]): void {

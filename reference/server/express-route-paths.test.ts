@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express5 from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareSpecificity, matchesPattern, parsePattern } from '../gate/route-pattern.ts';
+import { compareRouteSpecificity, matchesRoutePattern, parseRoutePattern } from '../gate/index.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
 
@@ -43,8 +43,8 @@ describe('expressPath', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       for (const target of targets) {
         const engine = keys.find((key) => {
-          const segments = parsePattern(`GET ${key}`, key);
-          return segments === undefined ? key === target : matchesPattern(segments, target);
+          const segments = parseRoutePattern(`GET ${key}`, key);
+          return segments === undefined ? key === target : matchesRoutePattern(segments, target);
         });
         const routed = await rawRequest(url, 'GET', target);
         expect(routed.status === 200 ? routed.body : undefined, `${major} ${target}`).toBe(engine);
@@ -59,9 +59,9 @@ describe('inRouterOrder', () => {
     const ordered = inRouterOrder(routes).map((route) => route.path);
     expect(ordered.indexOf('/api/users/me')).toBeLessThan(ordered.indexOf('/api/users/:id'));
     expect(ordered.indexOf('/api/files/:name')).toBeLessThan(ordered.indexOf('/api/files/*'));
-    const segments = (path: string) => parsePattern(`GET ${path}`, path) ?? path.slice(1).split('/').map((text) => ({ kind: 'literal' as const, text }));
+    const segments = (path: string) => parseRoutePattern(`GET ${path}`, path) ?? path.slice(1).split('/').map((text) => ({ kind: 'literal' as const, text }));
     for (let index = 1; index < ordered.length; index++) {
-      expect(compareSpecificity(segments(ordered[index - 1] as string), segments(ordered[index] as string))).toBeLessThanOrEqual(0);
+      expect(compareRouteSpecificity(segments(ordered[index - 1] as string), segments(ordered[index] as string))).toBeLessThanOrEqual(0);
     }
     const same = [{ path: '/a/:x', id: 1 }, { path: '/a/:y', id: 2 }];
     expect(inRouterOrder(same).map((route) => route.id)).toEqual([1, 2]);

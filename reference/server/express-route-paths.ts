@@ -1,12 +1,12 @@
 // Route-key paths of the engine's syntax (`:name` segments, a final `*`; spec CR-4.11) as Express 4 and 5 paths, in the order Express must declare them.
-import { compareSpecificity, parsePattern, type RouteSegment } from '../gate/route-pattern.ts';
+import { compareRouteSpecificity, parseRoutePattern, type RouteSegment } from '../gate/index.ts';
 
 /** Characters path-to-regexp 0.1 (Express 4) or 8 (Express 5) reads as syntax in a literal segment; escaped with `\`. */
 const SYNTAX = /[()[\]{}+!\\$^|]/g;
 
 /** The segments of a route-key path; an exact path is all literal. */
 function segmentsOf(path: string): readonly RouteSegment[] {
-  return parsePattern(`GET ${path}`, path) ?? path.slice(1).split('/').map((text) => ({ kind: 'literal', text }));
+  return parseRoutePattern(`GET ${path}`, path) ?? path.slice(1).split('/').map((text) => ({ kind: 'literal', text }));
 }
 
 /**
@@ -49,6 +49,6 @@ export function expressPath(path: string, bareWildcard: boolean): string {
 export function inRouterOrder<R extends { path: string }>(routes: readonly R[]): R[] {
   return routes
     .map((route) => ({ route, segments: segmentsOf(route.path) }))
-    .sort((a, b) => compareSpecificity(a.segments, b.segments))
+    .sort((a, b) => compareRouteSpecificity(a.segments, b.segments))
     .map(({ route }) => route);
 }

@@ -7,8 +7,8 @@ import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { HANDLED_PATH, REQUEST_ID_HEADER } from './handler-runs.ts';
-import { loadServerConfig, type Framework, type Gating } from './server-config.ts';
+import { HANDLED_PATH, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import { loadServerConfig, type Framework, type Gating } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
 
 const ROUTES = {

@@ -1,15 +1,15 @@
 // The reference server on Fastify: the credit402 plugin in front of the demo routes, the handled route and the control routes.
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import type { ConformanceControl } from './conformance-control.ts';
-import { mountControlFastify } from './fastify-control.ts';
+import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
+import { mountControlFastify } from '../conformance-control/fastify-control.ts';
 import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { fastifyErrorAnswers, fastifyErrorAnswersTo } from './error-answers.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
-import { routeMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import { routeMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 
 /**
  * Builds the Fastify app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers

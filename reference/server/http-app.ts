@@ -1,17 +1,15 @@
 // The reference server on plain node:http: the credit402 node:http adapter in front of a tiny router that matches as the gate does.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { applyCredit402, type GateIncomingMessage } from '../adapters/node-http.ts';
-import type { Gate } from '../gate/gate.ts';
+import { createRouteTable, type Gate, routePatternParams, type RouteTable } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
-import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
-import { patternParams } from '../gate/route-pattern.ts';
-import { createRouteTable, type RouteTable } from '../gate/route-table.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { errorBody, expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
-import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from './handler-runs.ts';
-import { withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
-import { routerPath } from './router-path.ts';
+import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
+import { withMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { routerPath } from '../adapters/router-path.ts';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
@@ -48,7 +46,7 @@ async function route(req: GateIncomingMessage, res: ServerResponse, extras: Extr
   // The demo routes match as the gate does (exact, patterns most specific first, HEAD following GET), path as received.
   const demo = path === undefined ? undefined : extras.table.match(method, path);
   if (demo && path !== undefined) {
-    const params = demo.segments === undefined ? undefined : patternParams(demo.segments, path);
+    const params = demo.segments === undefined ? undefined : routePatternParams(demo.segments, path);
     const answer = demoAnswer(demo, extras.runs, req.headers[REQUEST_ID_HEADER], payment, params);
     return json(res, answer.status, answer.body);
   }

@@ -5,7 +5,7 @@ import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
-import { loadServerConfig } from './server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 
 /** The profile's routes and route patterns (spec CR-4.11), literal beside named beside `*`, declared least specific first. */
 const routes = {

@@ -6,7 +6,7 @@ import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
-import { loadServerConfig, reconcileInterval } from './server-config.ts';
+import { loadServerConfig, reconcileInterval } from '../compose/engine-config.ts';
 
 describe('reconcileEveryMs', () => {
   it('defaults to 5 minutes with Stripe or the embedded emulator, off with an API URL, and is validated', () => {

@@ -4,7 +4,7 @@ import { EmulatorControl } from 'credit402-stripe-emulator';
 import { deriveClientId } from '../protocol/identity.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { loadServerConfig } from './server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from './start-server.ts';
 import { codeOf } from '../testing/error-code.ts';
 

@@ -3,26 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { withOptionalPackage } from '../config/optional-package.ts';
-import { createCredit402, createCredit402Webhooks, type Credit402Options } from '../credit402.ts';
-import type { Gate } from '../gate/gate.ts';
-import { createRouteTable } from '../gate/route-table.ts';
-import { resolveRoutes } from '../gate/routes.ts';
-import { StripeProcessor, type StripeApiBase } from '../processor/stripe-processor.ts';
-import { scheduleReconcile, type ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
+import { validateRoutes, type Gate } from '../gate/index.ts';
+import type { ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
 import type { Store } from '../stores/store.ts';
-import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
-import { ConformanceControl, controlPathTaken } from './conformance-control.ts';
-import { trackInFlight } from './in-flight.ts';
-import { StoreFaults, withStoreFaults } from './store-faults.ts';
-import { buildStore } from './build-store.ts';
-import { DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
+import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
+import type { StoreFaults } from '../conformance-control/store-faults.ts';
+import { composeEngine } from '../compose/engine.ts';
 import { demoRoutes, type AppOptions, type WebhookEndpoint } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
-import { reconcileInterval, type ServerConfig } from './server-config.ts';
-import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.ts';
-import { createServerLog, type ServerLog } from './server-log.ts';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, type ServerConfig } from '../compose/engine-config.ts';
+import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import type { ServerLog } from '../compose/server-log.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
@@ -53,57 +46,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The Stripe API base of an http(s) URL. */
-export function apiBase(url: string): StripeApiBase {
-  const parsed = new URL(url);
-  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
-  return { host: parsed.hostname, port: Number(parsed.port || (protocol === 'http' ? 80 : 443)), protocol };
-}
-
-/** The options of the gate of a server configuration, on `store`, talking to `stripeApi` (none: api.stripe.com). */
-export function gateOptions(config: ServerConfig, store: Store, stripeApi: { stripeApi?: StripeApiBase }): Credit402Options {
-  return {
-    stripeSecretKey: config.stripeSecretKey,
-    stripePublishableKey: config.stripePublishableKey,
-    serverSecret: config.serverSecret,
-    store,
-    routes: config.routes,
-    ...(config.serviceName ? { serviceName: config.serviceName } : {}),
-    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-    ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
-    lockWaitMs: config.lockWaitMs,
-    lockTtlMs: config.lockTtlMs,
-    storeTimeoutMs: config.storeTimeoutMs,
-    requestIdTtlMs: config.requestIdTtlMs,
-    refundOnHandlerError: config.refundOnHandlerError,
-    newPaymentRateLimit: config.newPaymentRateLimit,
-    cors: config.cors,
-    onError: serverLog(config).reporter('credit402'),
-    ...stripeApi,
-  };
-}
-
-/** The failure log of a server configuration: one line per failure with a code, stacks at `logLevel` debug. */
-export function serverLog(config: Pick<ServerConfig, 'logLevel'>): ServerLog {
-  return createServerLog(config.logLevel ? { level: config.logLevel } : {});
-}
-
-/**
- * The scheduled reconciliation of the reference server and the gateway (`reconcileEveryMs`): credits succeeded top-ups
- * that no webhook reached; undefined when it is off.
- */
-export function scheduledReconcile(config: ServerConfig, store: Store, stripeApi: { stripeApi?: StripeApiBase }): ReconcileSchedule | undefined {
-  const everyMs = reconcileInterval(config);
-  if (everyMs === 0) return undefined;
-  const processor = new StripeProcessor({
-    secretKey: config.stripeSecretKey,
-    ...(stripeApi.stripeApi ? { api: stripeApi.stripeApi } : {}),
-    ...(config.customerMetadataKey ? { customerMetadataKey: config.customerMetadataKey } : {}),
-    ...(config.stripeTimeoutMs ? { timeoutMs: config.stripeTimeoutMs } : {}),
-  });
-  return scheduleReconcile({ processor, store, everyMs });
-}
-
 /** Listens with a node:http server (Express, plain node:http); closing it also drops idle keep-alive connections. */
 async function listenNode(server: Server, config: ServerConfig): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
@@ -127,10 +69,11 @@ async function listen(
   control: ConformanceControl | undefined,
   injected: ServerInjections,
   metrics: MetricsEndpoint | undefined,
+  log: ServerLog,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes, config.failingHandlers);
   // The handled route is a conformance route: mounted with the control routes only.
-  const options: AppOptions = { handled: control !== undefined, log: serverLog(config) };
+  const options: AppOptions = { handled: control !== undefined, log };
   // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
   const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
@@ -180,41 +123,32 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     : undefined;
   const emulator = emulatorModule ? await emulatorModule.startEmulator({ port: 0, controlApi: config.emulatorControl === true }) : undefined;
   const stripeApiUrl = emulator?.url ?? (config.stripeApi === 'stripe' ? 'https://api.stripe.com' : config.stripeApi);
-  const metrics = config.metricsPath === undefined ? undefined : await createMetricsEndpoint(config.metricsPath);
-  const store = injected.store ?? (await buildStore(config.store));
+  // With the embedded emulator the webhook endpoint is always mounted: with a secret made here unless one is configured.
+  const generatedSecret = emulator && config.stripeWebhookSecret === undefined ? `whsec_${randomBytes(24).toString('hex')}` : undefined;
   try {
-    const taken = config.conformanceControl ? controlPathTaken([...Object.keys(config.routes), ...config.freeRoutes]) : undefined;
-    if (taken) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `conformanceControl: a configured route already uses the control path ${taken}`);
-    const storeFaults = config.conformanceControl ? new StoreFaults() : undefined;
-    const engineStore = storeFaults ? withStoreFaults(store, storeFaults) : store;
-    const control = storeFaults ? new ConformanceControl(store, storeFaults) : undefined;
-    const stripeApi = config.stripeApi === 'stripe' ? {} : { stripeApi: apiBase(stripeApiUrl) };
-    const { routes, ...options } = gateOptions(config, engineStore, stripeApi);
+    const metrics = config.metricsPath === undefined ? undefined : await createMetricsEndpoint(config.metricsPath);
     // With per-route gating the framework's router decides what is gated: the gate keeps no table, whose keys are checked all the same.
-    if (config.gating === 'per-route') createRouteTable(resolveRoutes(routes).values());
-    const table = config.gating === 'per-route' ? {} : { routes };
-    const { gate, drain } = trackInFlight(createCredit402({ ...options, ...table, ...(metrics ? { hooks: metrics.hooks } : {}) }));
-    const secret = config.stripeWebhookSecret ?? (emulator ? `whsec_${randomBytes(24).toString('hex')}` : undefined);
-    const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
-    const webhook = secret === undefined ? undefined : {
-      path,
-      handler: createCredit402Webhooks({
-        stripeSecretKey: config.stripeSecretKey,
-        stripeWebhookSecret: secret,
-        store: engineStore,
-        onError: serverLog(config).reporter('credit402 webhook'),
-        ...(config.stripeTimeoutMs ? { stripeTimeoutMs: config.stripeTimeoutMs } : {}),
-        ...stripeApi,
-      }),
-    };
-    const http = await listen(config, gate, webhook, control, injected, metrics);
-    const webhookUrl = webhook ? `${http.url}${path}` : undefined;
+    if (config.gating === 'per-route') validateRoutes(config.routes);
+    const engine = await composeEngine(config, {
+      ...(injected.store ? { store: injected.store } : {}),
+      ...(metrics ? { hooks: metrics.hooks } : {}),
+      ...(emulator ? { stripeApiUrl: emulator.url } : {}),
+      ...(generatedSecret ? { webhookSecret: generatedSecret } : {}),
+      withoutRouteTable: config.gating === 'per-route',
+      claimedRoutes: [...Object.keys(config.routes), ...config.freeRoutes],
+    });
+    const { gate, webhook, control, storeFaults, reconciler } = engine;
+    const http = await listen(config, gate, webhook, control, injected, metrics, engine.log).catch(async (error: unknown) => {
+      await engine.close(0);
+      throw error;
+    });
+    const webhookUrl = webhook ? `${http.url}${webhook.path}` : undefined;
+    const secret = config.stripeWebhookSecret ?? generatedSecret;
     if (emulator && webhookUrl && secret) emulator.registerWebhook(webhookUrl, secret);
-    const reconciler = scheduledReconcile(config, engineStore, stripeApi);
     return {
       url: http.url,
       gate,
-      store,
+      store: engine.store,
       stripeApiUrl,
       ...(emulator ? { emulator: { url: emulator.url, ...(emulator.controlApi ? { controlUrl: emulator.controlUrl } : {}), close: () => emulator.close() } } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
@@ -222,15 +156,12 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       ...(storeFaults ? { storeFaults } : {}),
       ...(reconciler ? { reconciler } : {}),
       async close() {
-        await reconciler?.stop();
         await http.close();
-        await drain(5_000);
-        await store.close();
+        await engine.close(config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
         await emulator?.close();
       },
     };
   } catch (error) {
-    await store.close();
     await emulator?.close();
     throw error;
   }

@@ -8,20 +8,23 @@ export const REQUIRED_STORE_METHODS = [
 
 /**
  * The optional methods by group: the transaction `log`, the `robustness` profile (spec §14: webhook crediting,
- * refunds and disputes, reconciliation) and the payment `locks`. Every shipped store has all of them (the log
+ * refunds and disputes, reconciliation), the payment `locks` and the `repeatClaims` of request ids (CR-6.9). Every shipped store has all of them (the log
  * unless `recordTransactions: false`).
  */
 const STORE_CAPABILITIES = {
   log: ['recordTransaction', 'listTransactions'],
   robustness: ['hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed'],
   locks: ['acquireLock', 'releaseLock'],
+  repeatClaims: ['confirmRepeat'],
 } as const;
 
 /** The name of an optional group of store methods. */
 type StoreCapability = keyof typeof STORE_CAPABILITIES;
 
 /** Every optional store method, group by group. */
-export const OPTIONAL_STORE_METHODS = [...STORE_CAPABILITIES.log, ...STORE_CAPABILITIES.robustness, ...STORE_CAPABILITIES.locks] as const;
+export const OPTIONAL_STORE_METHODS = [
+  ...STORE_CAPABILITIES.log, ...STORE_CAPABILITIES.robustness, ...STORE_CAPABILITIES.locks, ...STORE_CAPABILITIES.repeatClaims,
+] as const;
 
 /**
  * The groups whose methods a store must have together or not at all, as checked by {@link storeProblem}: a store

@@ -1,14 +1,16 @@
 // Late deductions: the time after which a store must not apply a deduction any more, and the error it then rejects with.
 
 /**
- * A deduction the store did not apply because its caller had stopped waiting (its `timeoutMs` had passed, by the
+ * A deduction (or a refund of one) the store did not apply because its caller had stopped waiting (its `timeoutMs` had passed, by the
  * store's clock and margin): nothing was deducted and no request id was kept or repeated. The caller, if it still
  * waits, may say so; usually it has answered 503 already and nobody reads this.
  */
 export class LateDeductionError extends Error {
   readonly code = 'ERR_STORE_LATE';
-  constructor(store: string) {
-    super(`${store}: the deduction reached the store after its caller's deadline; nothing was deducted`);
+  /** `operation`: what was late, a deduction (nothing was deducted) or a refund (nothing was given back, its id not kept). */
+  constructor(store: string, operation: 'deduction' | 'refund' = 'deduction') {
+    const nothing = operation === 'deduction' ? 'nothing was deducted' : 'nothing was given back';
+    super(`${store}: the ${operation} reached the store after its caller's deadline; ${nothing}`);
     this.name = 'LateDeductionError';
   }
 }

@@ -1,8 +1,9 @@
 // The memory store's data: Maps in this process, atomic because no method awaits between its read and its write.
 import type {
-  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRequest, DeductionResult, TopUpCredit, TopUpCreditResult,
-  TopUpReversal, TopUpReversalResult, TransactionRecord,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRequest, DeductionResult, RepeatConfirmation, TopUpCredit,
+  TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
 } from './store.ts';
+import { REFUND_ID_TTL_MS } from './store.ts';
 import type { MemoryStore } from './memory-store.ts';
 import type { StoreBackend } from './store-backend.ts';
 import { addSaturating, assertNonEmptyString, assertNoOverflow, reversalTake } from './validate.ts';
@@ -11,8 +12,11 @@ import { addSaturating, assertNonEmptyString, assertNoOverflow, reversalTake } f
 interface Client { balances: Map<Currency, number>; topUps: number; createdAt: string }
 /** A credited PaymentIntent: who got how much, in which currency. */
 interface Credited { clientId: string; currency: Currency; amount: number }
-/** A successful deduction kept under its request id until `expiresAt` (ms since the epoch). */
-interface KeptRequest { fingerprint: string; repeated: boolean; expiresAt: number }
+/**
+ * A successful deduction kept under its request id until `expiresAt` (ms since the epoch): `repeated` once its one
+ * repeat is used; `claim` while a call's claim of that repeat holds, until `claimUntil` (CR-6.9).
+ */
+interface KeptRequest { fingerprint: string; repeated: boolean; expiresAt: number; claim?: string; claimUntil?: number }
 
 /** Kept request ids below which no sweep of expired ones runs. */
 const MIN_REQUEST_SWEEP = 1024;
@@ -31,6 +35,10 @@ export class MemoryBackend implements StoreBackend {
   readonly #requests = new Map<string, KeptRequest>();
   /** Kept request ids at which the next sweep of expired ones runs. */
   #sweepAt = MIN_REQUEST_SWEEP;
+  /** {@link requestKey} of (client, refund id) → when the applied refund's id expires (ms since the epoch). */
+  readonly #refunds = new Map<string, number>();
+  /** Kept refund ids at which the next sweep of expired ones runs. */
+  #refundSweepAt = MIN_REQUEST_SWEEP;
   /** Random per instance unless given (tests): nothing of this store outlives it. */
   readonly #storeId: string;
 
@@ -60,7 +68,9 @@ export class MemoryBackend implements StoreBackend {
       const kept = this.#keptRequest(clientId, request.id, now);
       if (kept !== undefined) {
         if (kept.fingerprint !== request.fingerprint || kept.repeated) return { status: 'conflict' };
-        kept.repeated = true;
+        if (request.claim === undefined) kept.repeated = true;
+        else if (kept.claimUntil !== undefined && kept.claimUntil > now) return { status: 'busy' };
+        else Object.assign(kept, { claim: request.claim.id, claimUntil: now + request.claim.leaseMs });
         return { status: 'repeated', balance: this.#balanceOf(clientId, currency) };
       }
     }
@@ -74,15 +84,26 @@ export class MemoryBackend implements StoreBackend {
     return { status: 'deducted', balance: balance - amount };
   }
 
+  async confirmRepeat({ clientId, requestId, claimId }: RepeatConfirmation): Promise<void> {
+    const kept = this.#keptRequest(clientId, requestId, Date.now());
+    if (kept !== undefined && kept.claim === claimId) kept.repeated = true;
+  }
+
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
     assertNoOverflow(this.#balanceOf(clientId, currency), amount);
     return this.#add(this.#ensure(clientId), currency, amount);
   }
 
-  async refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
+  /** Applied at the call, so always within its caller's deadline; once per (client, refund id) while the id is kept. */
+  async refundDeduction({ clientId, currency, amount, recordId, requestId, refundId }: DeductionRefund): Promise<number> {
+    const now = Date.now();
+    const key = requestKey(clientId, refundId);
+    const kept = this.#refunds.get(key);
+    if (kept !== undefined && kept > now) return this.#balanceOf(clientId, currency);
     assertNoOverflow(this.#balanceOf(clientId, currency), amount);
     if (requestId !== undefined) this.#requests.delete(requestKey(clientId, requestId));
     if (recordId !== undefined) this.#removeRecord(clientId, recordId);
+    this.#keepRefund(key, now);
     return this.#add(this.#ensure(clientId), currency, amount);
   }
 
@@ -221,6 +242,15 @@ export class MemoryBackend implements StoreBackend {
     this.#requests.set(requestKey(clientId, request.id), { fingerprint: request.fingerprint, repeated: false, expiresAt: now + request.ttlMs });
   }
 
+  /** Keeps an applied refund's id for {@link REFUND_ID_TTL_MS}, sweeping expired ones once their number has doubled. */
+  #keepRefund(key: string, now: number): void {
+    if (this.#refunds.size >= this.#refundSweepAt) {
+      for (const [kept, expiresAt] of this.#refunds) if (expiresAt <= now) this.#refunds.delete(kept);
+      this.#refundSweepAt = Math.max(MIN_REQUEST_SWEEP, 2 * this.#refunds.size);
+    }
+    this.#refunds.set(key, now + REFUND_ID_TTL_MS);
+  }
+
   /** Removes the client's record `recordId`, searched from the newest: a refunded deduction is a recent one. */
   #removeRecord(clientId: string, recordId: string): void {
     const log = this.#transactions.get(clientId);
@@ -245,7 +275,7 @@ export class MemoryBackend implements StoreBackend {
   }
 }
 
-/** The map key of (client, request id): the client id's length first, so no two pairs share a key. */
+/** The map key of (client, request or refund id): the client id's length first, so no two pairs share a key. */
 function requestKey(clientId: string, requestId: string): string {
   return `${clientId.length}:${clientId}${requestId}`;
 }

@@ -1,11 +1,12 @@
 // The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip; deductions grouped per turn.
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type {
-  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
+import { REFUND_ID_TTL_MS } from './store.ts';
 import type { PostgresStore } from './postgres-store.ts';
-import type { BackendDeduction, StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
 import { LateDeductionError, remoteMarginMs } from './deduction-deadline.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
@@ -72,10 +73,17 @@ export class PostgresBackend implements StoreBackend {
     return this.#groups.deduct(deduction);
   }
 
-  refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
-    return this.#query(this.#sql.refund, [clientId, currency, String(amount), recordId ?? null, requestId ?? null]).then(
-      (result) => integerOf(oneRow(result, 'refund_deduction'), 'new_balance'),
-    );
+  /** Once per refund id (`refund_deduction_once`); with a deadline, a budget as a deduction's, and late is `ERR_STORE_LATE`. */
+  async refundDeduction(refund: BackendRefund): Promise<number> {
+    const { clientId, currency, amount, recordId, requestId, refundId } = refund;
+    try {
+      const result = await this.#query(this.#sql.refund, () => [
+        clientId, currency, String(amount), recordId ?? null, requestId ?? null, refundId, String(REFUND_ID_TTL_MS), budgetOf([refund]),
+      ]);
+      return integerOf(oneRow(result, 'refund_deduction_once'), 'new_balance');
+    } catch (error) {
+      throw error instanceof LateDeductionError ? new LateDeductionError('PostgresStore', 'refund') : error;
+    }
   }
 
   async getStoreId(): Promise<string> {
@@ -132,7 +140,11 @@ export class PostgresBackend implements StoreBackend {
   async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
     const result = await this.#query(this.#sql.deduct, () => [...deductParameters(deduction), budgetOf([deduction])]);
     if (deduction.record !== undefined) this.#pruner?.appended();
-    return toDeductionResult(oneRow(result, 'deduct'));
+    return toDeductionResult(oneRow(result, 'deduct_claiming'));
+  }
+
+  async confirmRepeat({ clientId, requestId, claimId }: RepeatConfirmation): Promise<void> {
+    await this.#query(this.#sql.confirmRepeat, [clientId, requestId, claimId]);
   }
 
   async addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -239,7 +251,7 @@ export class PostgresBackend implements StoreBackend {
  * the statement's start (`within_budget`); null when none has a deadline. Throws a {@link LateDeductionError}, so
  * that nothing is sent, when none is left: the pool's wait used it up.
  */
-function budgetOf(deductions: readonly BackendDeduction[]): string | null {
+function budgetOf(deductions: readonly Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>[]): string | null {
   let budget = Number.POSITIVE_INFINITY;
   const now = performance.now();
   for (const { notAfter, timeoutMs } of deductions) {

@@ -41,18 +41,22 @@ $fn$;
 /** A parameter as sent: text (integers as their exact decimal digits) or NULL. */
 type Parameter = string | null;
 
-/** The ten parameters of `deduct` for `deduction`; `deduct_batch` takes each as an array, one element per deduction. */
+/**
+ * The twelve parameters of `deduct_claiming` (postgres-version5.ts) for `deduction`; `deduct_batch_claiming` takes each
+ * as an array, one element per deduction.
+ */
 export function deductParameters({ clientId, currency, amount, record, request }: Deduction): Parameter[] {
   return [
     clientId, currency, String(amount),
     request?.id ?? null, request?.fingerprint ?? null, request === undefined ? null : String(request.ttlMs),
+    request?.claim?.id ?? null, request?.claim === undefined ? null : String(request.claim.leaseMs),
     record?.id ?? null, record?.createdAt ?? null, record?.paymentIntentId ?? null, record?.resource ?? null,
   ];
 }
 
-/** The ten arrays of `deduct_batch` for `deductions`, in their order. */
+/** The twelve arrays of `deduct_batch_claiming` for `deductions`, in their order. */
 export function deductBatchParameters(deductions: readonly Deduction[]): Parameter[][] {
-  const columns: Parameter[][] = Array.from({ length: 10 }, () => []);
+  const columns: Parameter[][] = Array.from({ length: 12 }, () => []);
   for (const deduction of deductions) {
     for (const [column, value] of deductParameters(deduction).entries()) columns[column]?.push(value);
   }

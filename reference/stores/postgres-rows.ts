@@ -62,7 +62,7 @@ function currencyOf(row: Row, column: string): Currency {
   return value;
 }
 
-/** A row of `deduct(…)`: `outcome` and `new_balance`. */
+/** A row of `deduct_claiming(…)`: `outcome` and `new_balance`. */
 export function toDeductionResult(row: Row): DeductionResult {
   const outcome = textOf(row, 'outcome');
   switch (outcome) {
@@ -70,10 +70,11 @@ export function toDeductionResult(row: Row): DeductionResult {
     case 'repeated':
       return { status: outcome, balance: integerOf(row, 'new_balance') };
     case 'insufficient':
+    case 'busy':
     case 'conflict':
       return { status: outcome };
     default:
-      throw columnError('outcome', 'deducted, repeated, insufficient or conflict', outcome);
+      throw columnError('outcome', 'deducted, repeated, insufficient, busy or conflict', outcome);
   }
 }
 

@@ -3,13 +3,19 @@
 /** The statements of a store on the schema `s` (already quoted); `$n` are the parameters, all sent as text. */
 export interface PostgresStatements {
   /**
-   * (client, currency, amount, request id, fingerprint, ttl ms, record id, created at, payment intent, resource, budget
-   * ms) → outcome, new_balance; rolled back with SQLSTATE C4L8T when it ran longer than the budget (NULL: none).
+   * (client, currency, amount, request id, fingerprint, ttl ms, claim id, lease ms, record id, created at, payment
+   * intent, resource, budget ms) → outcome, new_balance; rolled back with SQLSTATE C4L8T when it ran longer than the
+   * budget (NULL: none).
    */
   deduct: string;
-  /** The ten arrays of postgres-deduct-batch.ts and a budget (as `deduct`) → ord, outcome, new_balance: one row per deduction. */
+  /** The twelve arrays of postgres-deduct-batch.ts and a budget (as `deduct`) → ord, outcome, new_balance: one row per deduction. */
   deductBatch: string;
-  /** (client, currency, amount, record id, request id) → new_balance; SQLSTATE 22003 on overflow. */
+  /** (client, request id, claim id): uses the repeat up when that claim is its latest (CR-6.9). */
+  confirmRepeat: string;
+  /**
+   * (client, currency, amount, record id, request id, refund id, ttl ms, budget ms) → applied, new_balance; SQLSTATE
+   * 22003 on overflow; rolled back with SQLSTATE C4L8T when it ran longer than the budget (NULL: none), as `deduct`.
+   */
   refund: string;
   /** () → id: the store's id. */
   storeId: string;
@@ -48,11 +54,13 @@ export interface PostgresStatements {
 export function postgresStatements(s: string): PostgresStatements {
   return {
     // The select list runs after the function (a function scan is read once complete): a late statement rolls back.
-    deduct: `SELECT outcome, new_balance, ${s}.within_budget($11::bigint) FROM ${s}.deduct($1::text, $2::text, $3::bigint,
-      $4::text, $5::text, $6::bigint, $7::text, $8::text, $9::text, $10::text)`,
-    deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_budget($11::bigint) FROM ${s}.deduct_batch($1::text[],
-      $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-    refund: `SELECT new_balance FROM ${s}.refund_deduction($1::text, $2::text, $3::bigint, $4::text, $5::text)`,
+    deduct: `SELECT outcome, new_balance, ${s}.within_budget($13::bigint) FROM ${s}.deduct_claiming($1::text, $2::text, $3::bigint,
+      $4::text, $5::text, $6::bigint, $7::text, $8::bigint, $9::text, $10::text, $11::text, $12::text)`,
+    deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_budget($13::bigint) FROM ${s}.deduct_batch_claiming($1::text[],
+      $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[])`,
+    confirmRepeat: `SELECT ${s}.confirm_repeat($1::text, $2::text, $3::text)`,
+    refund: `SELECT applied, new_balance, ${s}.within_budget($8::bigint) FROM ${s}.refund_deduction_once($1::text, $2::text,
+      $3::bigint, $4::text, $5::text, $6::text, $7::bigint)`,
     storeId: `SELECT id FROM ${s}.store`,
     add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
     ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())

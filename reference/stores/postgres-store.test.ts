@@ -111,24 +111,67 @@ describe('PostgresStore specifics', () => {
     expect(versions).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
   });
 
-  it('migrates a version 2 schema to 3: a store id of its own, kept from then on, balances as they were (CR-7.16)', async () => {
+  it('migrates a version 2 schema to 5: a store id of its own, kept from then on, balances as they were (CR-7.16)', async () => {
     const older = newSchema();
     const q = quoteIdentifier(older);
     const first = await connect({ schema: older });
     await first.addBalance('client-v2', 'usd', 40);
     await first.close();
     await admin.query(`DROP TABLE ${q}.store; DROP FUNCTION ${q}.refund_deduction; DROP FUNCTION ${q}.within_budget;
-      DELETE FROM ${q}.schema_version WHERE version = 3`);
+      DROP TABLE ${q}.refunds; DROP FUNCTION ${q}.refund_deduction_once; DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
+      DELETE FROM ${q}.schema_version WHERE version >= 3`);
     const migrated = await connect({ schema: older });
     const id = await migrated.getStoreId();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await migrated.getClient('client-v2')).toMatchObject({ balances: { usd: 40 } });
-    expect(await migrated.refundDeduction({ clientId: 'client-v2', currency: 'usd', amount: 2 })).toBe(42);
+    expect(await migrated.refundDeduction({ clientId: 'client-v2', currency: 'usd', amount: 2, refundId: 'refund-v2' })).toBe(42);
     await migrated.close();
     const again = await connect({ schema: older });
     expect(await again.getStoreId()).toBe(id);
     await again.close();
-    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual([1, 2, 3]);
+    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('migrates a version 3 schema to 5: refund ids kept from then on, store id and balances as they were', async () => {
+    const older = newSchema();
+    const q = quoteIdentifier(older);
+    const first = await connect({ schema: older });
+    await first.addBalance('client-v3', 'usd', 40);
+    const id = await first.getStoreId();
+    await first.close();
+    await admin.query(`DROP TABLE ${q}.refunds; DROP FUNCTION ${q}.refund_deduction_once; DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
+      DELETE FROM ${q}.schema_version WHERE version >= 4`);
+    const migrated = await connect({ schema: older });
+    expect(await migrated.getStoreId()).toBe(id);
+    expect(await migrated.getClient('client-v3')).toMatchObject({ balances: { usd: 40 } });
+    const refund = { clientId: 'client-v3', currency: 'usd', amount: 2, refundId: 'refund-v3' };
+    expect(await migrated.refundDeduction(refund)).toBe(42);
+    expect(await migrated.refundDeduction(refund)).toBe(42);
+    await migrated.close();
+    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('migrates a version 4 schema to 5: a request id kept before answers its repeat once claimed and confirmed (CR-6.9)', async () => {
+    const older = newSchema();
+    const q = quoteIdentifier(older);
+    const first = await connect({ schema: older });
+    await first.addBalance('client-v4', 'usd', 40);
+    const request = { id: 'kept-before-5', fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
+    expect(await first.deductBalance({ clientId: 'client-v4', currency: 'usd', amount: 10, request })).toEqual({ status: 'deducted', balance: 30 });
+    await first.close();
+    await admin.query(`DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
+      DELETE FROM ${q}.schema_version WHERE version = 5`);
+    const migrated = await connect({ schema: older });
+    const claimed = (id: string) => ({ clientId: 'client-v4', currency: 'usd', amount: 10, request: { ...request, claim: { id, leaseMs: 60_000 } } });
+    expect(await migrated.deductBalance(claimed('claim-1'))).toEqual({ status: 'repeated', balance: 30 });
+    expect(await migrated.deductBalance(claimed('claim-2'))).toEqual({ status: 'busy' });
+    await migrated.confirmRepeat?.({ clientId: 'client-v4', requestId: request.id, claimId: 'claim-1' });
+    expect(await migrated.deductBalance(claimed('claim-3'))).toEqual({ status: 'conflict' });
+    await migrated.close();
+    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('refuses a schema newer than this code, with ERR_PG_SCHEMA', async () => {

@@ -1,15 +1,16 @@
 // The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on one server, a turn's deductions as one script; on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
+import { REFUND_ID_TTL_MS } from './store.ts';
 import type { RedisStore } from './redis-store.ts';
-import type { BackendDeduction, StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
 import { RedisClock } from './redis-clock.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { batchCall, toDeductionOutcomes } from './redis-deduct-batch.ts';
-import { DEDUCT, DEDUCT_BATCH } from './redis-deduct-scripts.ts';
+import { CONFIRM_REPEAT, DEDUCT, DEDUCT_BATCH } from './redis-deduct-scripts.ts';
 import { ClusterKeys, RedisKeys } from './redis-keys.ts';
 import { LuaScript, type RedisConnection } from './redis-lua.ts';
 import { CLUSTER_SCRIPTS, ClusterTopUps } from './redis-cluster-topups.ts';
@@ -18,12 +19,14 @@ import {
   ADD, CREDIT_TOP_UP, ENSURE, GET_CLIENT, PIN_ONCE, RECORD_TRANSACTION, REFUND_DEDUCTION, RELEASE_LOCK, REVERSE_TOP_UP,
 } from './redis-scripts.ts';
 import {
-  asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toReversalResult, toSafeInteger, toText, toTransaction,
+  asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toRefundBalance, toReversalResult, toSafeInteger, toText,
+  toTransaction,
 } from './redis-replies.ts';
 
 const SCRIPTS = {
   deduct: new LuaScript(DEDUCT),
   deductBatch: new LuaScript(DEDUCT_BATCH),
+  confirmRepeat: new LuaScript(CONFIRM_REPEAT),
   add: new LuaScript(ADD),
   ensure: new LuaScript(ENSURE),
   getClient: new LuaScript(GET_CLIENT),
@@ -108,6 +111,10 @@ export class RedisBackend implements StoreBackend {
     return this.#groups ? this.#groups.deduct(deduction) : this.#deductOne(deduction);
   }
 
+  async confirmRepeat({ clientId, requestId, claimId }: RepeatConfirmation): Promise<void> {
+    await this.#run(SCRIPTS.confirmRepeat, [this.#keys.request(clientId, requestId)], [claimId]);
+  }
+
   /** One deduction as one DEDUCT (on a cluster). */
   async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
     const { clientId, currency, amount, record, request } = deduction;
@@ -117,9 +124,9 @@ export class RedisBackend implements StoreBackend {
     const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#logPolicy : ''];
     if (request !== undefined) {
       keys.push(this.#keys.request(clientId, request.id));
-      args.push(String(request.ttlMs), request.fingerprint);
+      args.push(String(request.ttlMs), request.fingerprint, request.claim?.id ?? '', request.claim !== undefined ? String(request.claim.leaseMs) : '');
     } else {
-      args.push('', '');
+      args.push('', '', '', '');
     }
     args.push(this.#clock.deadlineOf(deduction, offset));
     if (record !== undefined) args.push(...recordFields(record));
@@ -142,12 +149,15 @@ export class RedisBackend implements StoreBackend {
     return this.#clock.ready();
   }
 
-  async refundDeduction({ clientId, currency, amount, recordId, requestId }: DeductionRefund): Promise<number> {
+  /** Once per refund id (kept {@link REFUND_ID_TTL_MS}); a refund with a deadline carries it in the server's clock, as a deduction. */
+  async refundDeduction(refund: BackendRefund): Promise<number> {
+    const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     const legacy = await this.legacyCurrency();
-    const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
+    const offset = refund.notAfter === undefined ? 0 : (this.#clock.offset ?? (await this.#clock.ready()));
+    const keys = [this.#keys.client(clientId), this.#keys.log(clientId), this.#keys.refund(clientId, refundId)];
     if (requestId !== undefined) keys.push(this.#keys.request(clientId, requestId));
-    const reply = await this.#run(SCRIPTS.refundDeduction, keys, [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '']);
-    return toSafeInteger(reply, 'balance');
+    const args = [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '', String(REFUND_ID_TTL_MS), this.#clock.deadlineOf(refund, offset)];
+    return toRefundBalance(await this.#run(SCRIPTS.refundDeduction, keys, args));
   }
 
   /**

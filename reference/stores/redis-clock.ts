@@ -66,8 +66,8 @@ export class RedisClock {
     return this.#first;
   }
 
-  /** The server-time deadline (ms, as text) of `deduction`, or '' when it has none; `offset` from {@link ready}. */
-  deadlineOf(deduction: BackendDeduction, offset: number): string {
+  /** The server-time deadline (ms, as text) of `deduction` (or refund), or '' when it has none; `offset` from {@link ready}. */
+  deadlineOf(deduction: Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>, offset: number): string {
     const { notAfter, timeoutMs } = deduction;
     if (notAfter === undefined || timeoutMs === undefined) return '';
     return String(Math.floor(notAfter - remoteMarginMs(timeoutMs) + offset));

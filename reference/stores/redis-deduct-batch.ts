@@ -29,7 +29,8 @@ export function batchCall(
     // The script's header (BATCH_HEADER_LENGTH entries), then the fields.
     args.push(
       currency, String(amount), record !== undefined ? logPolicy : '',
-      request !== undefined ? String(request.ttlMs) : '', request?.fingerprint ?? '', deadline(deduction), String(fields.length),
+      request !== undefined ? String(request.ttlMs) : '', request?.fingerprint ?? '', request?.claim?.id ?? '',
+      request?.claim !== undefined ? String(request.claim.leaseMs) : '', deadline(deduction), String(fields.length),
       ...fields,
     );
   }

@@ -26,7 +26,28 @@ local function seen_balance(seen, client, currency)
   end
   return balance
 end
-local function deduct(seen, client, log, request, currency, amount, legacy, log_policy, request_ttl, fingerprint, deadline, first_field, last_field)
+-- A kept request: '0' .. fingerprint (repeat unused), '1' .. fingerprint (used), or '2' .. until .. ' ' .. claim .. ' ' ..
+-- fingerprint (claimed by the call named claim until the server time until, in ms). Returns state, fingerprint, until, claim.
+local function read_kept(kept)
+  local state, rest = string.sub(kept, 1, 1), string.sub(kept, 2)
+  if state ~= '2' then return state, rest, nil, nil end
+  local first = string.find(rest, ' ', 1, true)
+  local second = string.find(rest, ' ', first + 1, true)
+  return state, string.sub(rest, second + 1), tonumber(string.sub(rest, 1, first - 1)), string.sub(rest, first + 1, second - 1)
+end
+local function repeat_of(seen, request, kept, fingerprint, claim, lease)
+  local state, kept_fingerprint, claimed_until = read_kept(kept)
+  if state == '1' or kept_fingerprint ~= fingerprint then return 'conflict' end
+  if claim == '' then
+    redis.call('SET', request, '1' .. kept_fingerprint, 'KEEPTTL')
+    return 'repeated'
+  end
+  local now = now_ms(seen)
+  if claimed_until and claimed_until > now then return 'busy' end
+  redis.call('SET', request, '2' .. string.format('%d', now + tonumber(lease)) .. ' ' .. claim .. ' ' .. kept_fingerprint, 'KEEPTTL')
+  return 'repeated'
+end
+local function deduct(seen, client, log, request, currency, amount, legacy, log_policy, request_ttl, fingerprint, claim, lease, deadline, first_field, last_field)
   if deadline ~= '' and now_ms(seen) > tonumber(deadline) then return { 'late' } end
   if not seen.migrated[client] then
     migrate(client, legacy)
@@ -35,8 +56,8 @@ local function deduct(seen, client, log, request, currency, amount, legacy, log_
   if request then
     local kept = redis.call('GET', request)
     if kept then
-      if string.sub(kept, 1, 1) ~= '0' or string.sub(kept, 2) ~= fingerprint then return { 'conflict' } end
-      redis.call('SETRANGE', request, 0, '1')
+      local outcome = repeat_of(seen, request, kept, fingerprint, claim, lease)
+      if outcome ~= 'repeated' then return { outcome } end
       return { 'repeated', seen_balance(seen, client, currency) }
     end
   end
@@ -64,25 +85,42 @@ end
 
 /**
  * KEYS: client, client's log, and the kept-request key when the deduction has a request id.
- * ARGV: currency, amount, legacy currency, log policy ('<ttl seconds>:<max entries>'; '' when no record is appended), request ttl ms and
- * fingerprint ('' when there is no request id), deadline (server ms, or ''), then the record's field/value pairs.
- * The kept request is a string '<0 | 1 (repeated)><fingerprint>' that expires after the request ttl.
- * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'conflict' | 'late' }; a negative balance is
+ * ARGV: currency, amount, legacy currency, log policy ('<ttl seconds>:<max entries>'; '' when no record is appended), request ttl ms,
+ * fingerprint, repeat claim id and claim lease ms ('' when there is no request id or no claim), deadline (server ms, or
+ * ''), then the record's field/value pairs. The kept request is a string that expires after the request ttl:
+ * '<0 | 1 (repeated)><fingerprint>', or while a call's claim of the repeat holds (CR-6.9)
+ * '2<until, server ms> <claim id> <fingerprint>' (CONFIRM_REPEAT turns it into '1<fingerprint>').
+ * Returns { 'deducted' | 'repeated', balance } or { 'insufficient' | 'busy' | 'conflict' | 'late' }; a negative balance is
  * insufficient for every amount, 0 included, and a currency never held is a balance of 0.
  */
 export const DEDUCT = `${PRELUDE}${DEDUCT_FUNCTION}
-return deduct(new_seen(), KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], 8, #ARGV)
+return deduct(new_seen(), KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], 10, #ARGV)
+`;
+
+/**
+ * KEYS: the kept-request key. ARGV: the claim id. Turns a kept request claimed by that id into a used one ('1' ..
+ * fingerprint), keeping its expiry; anything else is left as it is. Returns 1 when it confirmed, else 0.
+ */
+export const CONFIRM_REPEAT = `
+local kept = redis.call('GET', KEYS[1])
+if not kept or string.sub(kept, 1, 1) ~= '2' then return 0 end
+local rest = string.sub(kept, 2)
+local first = string.find(rest, ' ', 1, true)
+local second = string.find(rest, ' ', first + 1, true)
+if string.sub(rest, first + 1, second - 1) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], '1' .. string.sub(rest, second + 1), 'KEEPTTL')
+return 1
 `;
 
 /** How many ARGV entries come before each deduction's record fields in {@link DEDUCT_BATCH}. */
-const BATCH_HEADER_LENGTH = 7;
+const BATCH_HEADER_LENGTH = 9;
 
 /**
  * N deductions, in order, each with exactly DEDUCT's semantics and reply, in one script call.
  * KEYS: per deduction, its client, its client's log, and its kept-request key when it has a request id.
  * ARGV: the legacy currency, then per deduction a header of {@link BATCH_HEADER_LENGTH}: currency, amount, log
- * policy ('' when no record), request ttl ms ('' when no request id: then it has no third key), fingerprint, deadline
- * (server ms, or ''), the record's field count n; then those n field/value entries. The server's time is read once,
+ * policy ('' when no record), request ttl ms ('' when no request id: then it has no third key), fingerprint, repeat
+ * claim id, claim lease ms, deadline (server ms, or ''), the record's field count n; then those n field/value entries. The server's time is read once,
  * so every deadline of the batch is checked against the same instant.
  * Returns one reply per deduction: DEDUCT's, or { 'error', message } when that deduction raised an error.
  *
@@ -113,7 +151,7 @@ local replies = {}
 for i, step in ipairs(plan) do
   local k, a = step[1], step[2]
   local ok, reply = pcall(deduct, seen, KEYS[k], KEYS[k + 1], step[4] and KEYS[k + 2] or nil, ARGV[a], ARGV[a + 1], legacy,
-    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], a + ${BATCH_HEADER_LENGTH}, a + ${BATCH_HEADER_LENGTH - 1} + step[3])
+    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], a + ${BATCH_HEADER_LENGTH}, a + ${BATCH_HEADER_LENGTH - 1} + step[3])
   if ok then replies[i] = reply
   elseif type(reply) == 'table' and reply.err then replies[i] = { 'error', reply.err }
   else replies[i] = { 'error', tostring(reply) } end

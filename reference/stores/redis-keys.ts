@@ -4,7 +4,7 @@
  * The keys of one prefix: `<prefix>client:<id>` (hash), `<prefix>transactions:<id>` (stream),
  * `<prefix>credited:<paymentIntentId>` (hash; a string before balances had a currency),
  * `<prefix>reversals:<paymentIntentId>` (hash), `<prefix>request:<length of client id>:<client id>:<request id>`
- * (string), `<prefix>event:<id>`, `<prefix>lock:<name>`, `<prefix>legacy-currency` and `<prefix>store-id` (strings).
+ * and `<prefix>refund:<length of client id>:<client id>:<refund id>` (strings), `<prefix>event:<id>`, `<prefix>lock:<name>`, `<prefix>legacy-currency` and `<prefix>store-id` (strings).
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
@@ -37,6 +37,11 @@ export class RedisKeys {
     return `${this.prefix}request:${clientId.length}:${clientId}:${requestId}`;
   }
 
+  /** An applied refund of (client, refund id), kept until it expires; laid out as {@link request}. */
+  refund(clientId: string, refundId: string): string {
+    return `${this.prefix}refund:${clientId.length}:${clientId}:${refundId}`;
+  }
+
   /** A processed webhook event id. */
   event(eventId: string): string {
     return `${this.prefix}event:${eventId}`;
@@ -63,7 +68,7 @@ export class RedisKeys {
  * client shares the hash tag `{c:<length of id>:<id>}`, every key of a PaymentIntent `{p:<length of id>:<id>}`
  * (the length first keeps keys apart whatever the ids contain, `}` included: the tag ends at the first `}`, inside the
  * common start of the keys of that one id, so they share a slot all the same). Per client: `<prefix>{c:…}client`
- * (hash), `<prefix>{c:…}transactions` (stream), `<prefix>{c:…}request:<request id>` and `<prefix>{c:…}credit:<pi>`
+ * (hash), `<prefix>{c:…}transactions` (stream), `<prefix>{c:…}request:<request id>`, `<prefix>{c:…}refund:<refund id>` and `<prefix>{c:…}credit:<pi>`
  * (the client's side of a credited PaymentIntent: see redis-cluster-scripts.ts). Per PaymentIntent:
  * `<prefix>{p:…}credited` and `<prefix>{p:…}reversals`. Processed events, leases, the legacy currency and the store id
  * keep their names: each is the only key of its commands. The prefix must hold no `{` or `}`, which would move the
@@ -88,6 +93,10 @@ export class ClusterKeys extends RedisKeys {
 
   override request(clientId: string, requestId: string): string {
     return `${this.#client(clientId)}request:${requestId}`;
+  }
+
+  override refund(clientId: string, refundId: string): string {
+    return `${this.#client(clientId)}refund:${refundId}`;
   }
 
   /** The client's side of a PaymentIntent credited to it: hash { currency, amount, reversed }. */

@@ -99,12 +99,28 @@ export function toDeductionResult(reply: unknown): DeductionResult {
       return { status: 'repeated', balance: toSafeInteger(balance, 'balance') };
     case 'insufficient':
       return { status: 'insufficient' };
+    case 'busy':
+      return { status: 'busy' };
     case 'conflict':
       return { status: 'conflict' };
     case 'late':
       throw new LateDeductionError('RedisStore');
     default:
       throw new TypeError(`unexpected Redis reply for deductBalance: ${String(status)}`);
+  }
+}
+
+/** The REFUND_DEDUCTION script's reply: the balance after it; throws a {@link LateDeductionError} for `late` (nothing was applied). */
+export function toRefundBalance(reply: unknown): number {
+  const [status, balance] = asArray(reply, 'refundDeduction');
+  switch (toText(status, 'refundDeduction status')) {
+    case 'refunded':
+    case 'repeated':
+      return toSafeInteger(balance, 'balance');
+    case 'late':
+      throw new LateDeductionError('RedisStore', 'refund');
+    default:
+      throw new TypeError(`unexpected Redis reply for refundDeduction: ${String(status)}`);
   }
 }
 

@@ -16,19 +16,26 @@ return balance_of(client, currency)
 const REFUND_SEARCH_PAGES = 100;
 
 /**
- * KEYS: client, client's log, and the kept-request key when the deduction had a request id. ARGV: currency, amount,
- * now, legacy currency, the deduction record's id ('' without one). In one script: the amount back to the balance
- * (ADD's checks and reply), the record's stream entry deleted when it is among the log's newest 10 000 entries
- * ({@link REFUND_SEARCH_PAGES} pages of 100, newest first), and the kept request id deleted, so that the next
- * deduction with that id deducts again.
+ * KEYS: client, client's log, the refund id's key, and the kept-request key when the deduction had a request id.
+ * ARGV: currency, amount, now, legacy currency, the deduction record's id ('' without one), the refund id's ttl (ms),
+ * deadline (server ms, or ''). Refused as { 'late' } before it reads or writes anything once the deadline has passed
+ * (as DEDUCT: its caller stopped waiting, and will retry). Once the refund id's key exists (an applied refund, kept for
+ * the ttl) it changes nothing and replies { 'repeated', balance }. Else, in one script: the amount back to the
+ * balance (ADD's checks; an overflow is an error that wrote nothing), the refund id kept, the record's stream entry
+ * deleted when it is among the log's newest 10 000 entries ({@link REFUND_SEARCH_PAGES} pages of 100, newest first),
+ * and the kept request id deleted, so that the next deduction with that id deducts again; replies { 'refunded',
+ * balance }. The balance is the one in that currency after the call.
  */
 export const REFUND_DEDUCTION = `${PRELUDE}
-local client, log, currency, amount, record_id = KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[5]
+local client, log, refund, currency, amount, record_id = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[5]
+if ARGV[7] ~= '' and now_ms(nil) > tonumber(ARGV[7]) then return { 'late' } end
 migrate(client, ARGV[4])
+if redis.call('EXISTS', refund) == 1 then return { 'repeated', balance_of(client, currency) } end
 if overflows(client, currency, amount) then return overflow_error(amount) end
 ensure_client(client, ARGV[3])
 redis.call('HINCRBY', client, balance_field(currency), amount)
-if KEYS[3] then redis.call('DEL', KEYS[3]) end
+redis.call('SET', refund, '1', 'PX', ARGV[6])
+if KEYS[4] then redis.call('DEL', KEYS[4]) end
 local last = '+'
 for _ = 1, ${REFUND_SEARCH_PAGES} do
   if record_id == '' then break end
@@ -49,7 +56,7 @@ for _ = 1, ${REFUND_SEARCH_PAGES} do
   if #entries < 100 then break end
   last = '(' .. entries[#entries][1]
 end
-return balance_of(client, currency)
+return { 'refunded', balance_of(client, currency) }
 `;
 
 /** KEYS: client. ARGV: now, legacy currency. */

@@ -203,10 +203,10 @@ describe('RedisStore log bounds: a recent window, apart from the credited marker
     for (const record of records) await store.deductBalance({ clientId, currency: 'usd', amount: 2, record });
     const before = await store.listTransactions!(clientId);
     expect(before.some((record) => record.id === records[0]!.id)).toBe(false);
-    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: records[0]!.id })).toBe(602);
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: records[0]!.id, refundId: randomUUID() })).toBe(602);
     expect(await store.listTransactions!(clientId)).toEqual(before);
     const newest = records.at(-1)!;
-    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: newest.id })).toBe(604);
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: newest.id, refundId: randomUUID() })).toBe(604);
     expect((await store.listTransactions!(clientId)).map((record) => record.id)).toEqual(before.slice(0, -1).map((record) => record.id));
   });
 

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
-  ClientRecord, Currency, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
-import type { BackendDeduction, StoreBackend } from './store-backend.ts';
+import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
 import type { SqliteStore, SqliteStoreOptions } from './sqlite-store.ts';
 import { hasSqliteCode, isSqliteBusy, reasonOf, SqliteStoreError } from './sqlite-error.ts';
 import { SqliteFileWatch } from './sqlite-file-watch.ts';
@@ -83,8 +83,13 @@ export class SqliteBackend implements StoreBackend {
     return this.#groups.deduct(deduction);
   }
 
-  refundDeduction(refund: DeductionRefund): Promise<number> {
-    return this.#run(() => this.#transactions.refundDeduction(refund, new Date().toISOString()));
+  /** Once per refund id; one whose `notAfter` passed before it ran (another connection's write lock held) is not applied. */
+  refundDeduction(refund: BackendRefund): Promise<number> {
+    return this.#run(() => this.#transactions.refundDeduction(refund, Date.now()));
+  }
+
+  async confirmRepeat({ clientId, requestId, claimId }: RepeatConfirmation): Promise<void> {
+    await this.#run(() => this.#statements.confirmRepeat.run(clientId, requestId, claimId, BigInt(Date.now())));
   }
 
   async getStoreId(): Promise<string> {

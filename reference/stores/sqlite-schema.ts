@@ -17,13 +17,15 @@ export interface SqliteTables {
   deductionRequests: string;
   /** One row: the store's id, random, made with the tables (schema 3). */
   store: string;
+  /** Applied refunds per (client, refund id), kept until they expire, so that a refund applies once (schema 4). */
+  refunds: string;
 }
 
 /**
  * The schema this code reads and writes: 2 = balances per currency and kept request ids (schema 1 had one balance per
- * client); 3 = the store's id.
+ * client); 3 = the store's id; 4 = applied refund ids; 5 = claims of a kept request id's repeat.
  */
-const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 5;
 
 const PREFIX_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX = '9007199254740991';
@@ -45,6 +47,7 @@ export function sqliteTables(prefix: string): SqliteTables {
     locks: `${prefix}locks`,
     deductionRequests: `${prefix}deduction_requests`,
     store: `${prefix}store`,
+    refunds: `${prefix}refunds`,
   };
 }
 
@@ -82,7 +85,31 @@ function addedInVersion3(t: SqliteTables): string {
   `;
 }
 
-/** Schema 3 from scratch. SQLite INTEGER is a signed 64-bit value. */
+/** What schema 4 adds: the ids of applied refunds, each kept until `expires_at` (ms since the epoch). */
+function addedInVersion4(t: SqliteTables): string {
+  return `
+    CREATE TABLE ${t.refunds} (
+      client_id  TEXT    NOT NULL,
+      refund_id  TEXT    NOT NULL,
+      expires_at INTEGER NOT NULL,
+      PRIMARY KEY (client_id, refund_id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX ${t.refunds}_by_expiry ON ${t.refunds} (expires_at);
+  `;
+}
+
+/**
+ * What schema 5 adds: the claim of a kept request id's one repeat (CR-6.9), the claiming call's id and until when the
+ * claim holds (ms since the epoch); both null while nobody claimed it.
+ */
+function addedInVersion5(t: SqliteTables): string {
+  return `
+    ALTER TABLE ${t.deductionRequests} ADD COLUMN claim_id TEXT;
+    ALTER TABLE ${t.deductionRequests} ADD COLUMN claim_until INTEGER;
+  `;
+}
+
+/** Schema 5 from scratch. SQLite INTEGER is a signed 64-bit value. */
 export function sqliteSchema(t: SqliteTables): string {
   return `
     CREATE TABLE ${t.clients} (
@@ -127,6 +154,8 @@ export function sqliteSchema(t: SqliteTables): string {
     ) STRICT, WITHOUT ROWID;
     ${addedInVersion2(t)}
     ${addedInVersion3(t)}
+    ${addedInVersion4(t)}
+    ${addedInVersion5(t)}
     INSERT INTO ${t.schemaVersion} (version) VALUES (${SQLITE_SCHEMA_VERSION});
   `;
 }
@@ -158,10 +187,26 @@ function migrateFrom2(t: SqliteTables): string {
   `;
 }
 
+/** Schema 3 → 4: the table of applied refund ids, empty (no refund before it had an id). */
+function migrateFrom3(t: SqliteTables): string {
+  return `
+    ${addedInVersion4(t)}
+    INSERT INTO ${t.schemaVersion} (version) VALUES (4);
+  `;
+}
+
+/** Schema 4 → 5: the claim columns of kept request ids, null (a repeat answered before it was used at once). */
+function migrateFrom4(t: SqliteTables): string {
+  return `
+    ${addedInVersion5(t)}
+    INSERT INTO ${t.schemaVersion} (version) VALUES (5);
+  `;
+}
+
 /**
  * Brings the tables of `t` to {@link SQLITE_SCHEMA_VERSION}: creates them when there are none, migrates schema 1
- * (the tables without a version table, created before balances had a currency) and schema 2 (no store id) in place,
- * and leaves schema 3 as it is. Everything happens in one IMMEDIATE transaction that first reads the version, so two processes opening
+ * (the tables without a version table, created before balances had a currency), schema 2 (no store id), schema 3
+ * (no refund ids) and schema 4 (no repeat claims) in place, and leaves schema 5 as it is. Everything happens in one IMMEDIATE transaction that first reads the version, so two processes opening
  * the file at once agree: the second waits for the first's write lock, then finds the tables current. A failed
  * migration rolls back entirely and the constructor throws. A newer schema than this code knows is refused.
  */
@@ -180,7 +225,9 @@ export function openSqliteSchema(db: Database.Database, t: SqliteTables, legacyC
       completeVersion1(db, t);
       db.exec(migrateFrom1(t, legacyCurrency));
     }
-    db.exec(migrateFrom2(t));
+    if (version <= 2) db.exec(migrateFrom2(t));
+    if (version <= 3) db.exec(migrateFrom3(t));
+    db.exec(migrateFrom4(t));
   }).immediate();
 }
 

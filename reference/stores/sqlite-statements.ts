@@ -6,7 +6,7 @@ interface BalanceRow { balance: bigint }
 interface CurrencyBalanceRow { currency: string; balance: bigint }
 interface ClientRow { top_ups: bigint; created_at: string }
 interface CreditedRow { client_id: string; currency: string; amount: bigint }
-interface RequestRow { fingerprint: string; repeated: bigint }
+interface RequestRow { fingerprint: string; repeated: bigint; claim_until: bigint | null }
 interface TransactionRow {
   id: string; type: 'topup' | 'deduction'; client_id: string; currency: string; amount: bigint;
   created_at: string; payment_intent_id: string | null; resource: string | null;
@@ -41,6 +41,10 @@ export interface SqliteStatements {
   list: Statement<[string], TransactionRow>;
   /** (clientId, requestId, now) → the kept deduction, when not expired. */
   request: Statement<[string, string, bigint], RequestRow>;
+  /** (claimId, claimUntil, clientId, requestId): a call's claim of the kept deduction's repeat (CR-6.9). */
+  claimRepeat: Statement<[string, bigint, string, string], never>;
+  /** (clientId, requestId, claimId, now): uses the repeat up when that claim is its latest and the id is kept. */
+  confirmRepeat: Statement<[string, string, string, bigint], never>;
   markRepeated: Statement<[string, string], never>;
   /** (clientId, requestId, fingerprint, expiresAt): keeps a deduction, replacing an expired one. */
   keepRequest: Statement<[string, string, string, bigint], never>;
@@ -50,6 +54,13 @@ export interface SqliteStatements {
   removeRecord: Statement<[string, string], never>;
   /** The store's id (schema 3). */
   storeId: Statement<[], { id: string }>;
+  /**
+   * (clientId, refundId, expiresAt, now): keeps an applied refund's id, replacing an expired one; changes nothing (0
+   * changes) while the id is kept and unexpired (schema 4).
+   */
+  keepRefund: Statement<[string, string, bigint, bigint], never>;
+  /** (now): deletes up to {@link PRUNE_BATCH} expired refund ids, oldest first (index on expires_at). */
+  pruneRefunds: Statement<[bigint], never>;
   /** (now): deletes up to {@link PRUNE_BATCH} expired request ids, oldest first (index on expires_at). */
   pruneRequests: Statement<[bigint], never>;
   /**
@@ -107,12 +118,17 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
       `SELECT id, type, client_id, currency, amount, created_at, payment_intent_id, resource
        FROM ${t.transactions} WHERE client_id = ? ORDER BY seq`),
     request: db.prepare<[string, string, bigint], RequestRow>(
-      `SELECT fingerprint, repeated FROM ${t.deductionRequests} WHERE client_id = ? AND request_id = ? AND expires_at > ?`),
+      `SELECT fingerprint, repeated, claim_until FROM ${t.deductionRequests} WHERE client_id = ? AND request_id = ? AND expires_at > ?`),
+    claimRepeat: db.prepare<[string, bigint, string, string], never>(
+      `UPDATE ${t.deductionRequests} SET claim_id = ?, claim_until = ? WHERE client_id = ? AND request_id = ?`),
+    confirmRepeat: db.prepare<[string, string, string, bigint], never>(
+      `UPDATE ${t.deductionRequests} SET repeated = 1 WHERE client_id = ? AND request_id = ? AND claim_id = ? AND expires_at > ?`),
     markRepeated: db.prepare<[string, string], never>(
       `UPDATE ${t.deductionRequests} SET repeated = 1 WHERE client_id = ? AND request_id = ?`),
     keepRequest: db.prepare<[string, string, string, bigint], never>(
       `INSERT INTO ${t.deductionRequests} (client_id, request_id, fingerprint, repeated, expires_at) VALUES (?, ?, ?, 0, ?)
-       ON CONFLICT (client_id, request_id) DO UPDATE SET fingerprint = excluded.fingerprint, repeated = 0, expires_at = excluded.expires_at`),
+       ON CONFLICT (client_id, request_id) DO UPDATE
+         SET fingerprint = excluded.fingerprint, repeated = 0, expires_at = excluded.expires_at, claim_id = NULL, claim_until = NULL`),
     forgetRequest: db.prepare<[string, string], never>(
       `DELETE FROM ${t.deductionRequests} WHERE client_id = ? AND request_id = ?`),
     // The client's index, newest first: a refunded deduction is among the newest records.
@@ -120,6 +136,12 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
       `DELETE FROM ${t.transactions} WHERE seq = (
          SELECT seq FROM ${t.transactions} WHERE client_id = ? AND id = ? ORDER BY seq DESC LIMIT 1)`),
     storeId: db.prepare<[], { id: string }>(`SELECT id FROM ${t.store}`),
+    keepRefund: db.prepare<[string, string, bigint, bigint], never>(
+      `INSERT INTO ${t.refunds} AS kept (client_id, refund_id, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (client_id, refund_id) DO UPDATE SET expires_at = excluded.expires_at WHERE kept.expires_at <= ?`),
+    pruneRefunds: db.prepare<[bigint], never>(
+      `DELETE FROM ${t.refunds} WHERE (client_id, refund_id) IN (
+         SELECT client_id, refund_id FROM ${t.refunds} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),
     pruneRequests: db.prepare<[bigint], never>(
       `DELETE FROM ${t.deductionRequests} WHERE (client_id, request_id) IN (
          SELECT client_id, request_id FROM ${t.deductionRequests} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),

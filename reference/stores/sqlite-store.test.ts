@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
-import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
+import { balanceOf, expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 import { holdWriteLock, watchEventLoop } from '../testing/sqlite-lock.ts';
 import type { Store } from './store.ts';
 
@@ -69,7 +69,7 @@ describeStoreConformance('SqliteStore :memory:', async () => new SqliteStore({ p
 describe('SqliteStore on a shared file', () => {
   const { openOn, closeAll } = useStoresOn();
 
-  it('uses WAL, 64-bit INTEGER columns and schema version 3', () => {
+  it('uses WAL, 64-bit INTEGER columns and schema version 5', () => {
     const path = newPath();
     openOn(path);
     const db = new Database(path, { readonly: true });
@@ -78,7 +78,8 @@ describe('SqliteStore on a shared file', () => {
     expect(columns('credit402_balances')).toContainEqual({ name: 'balance', type: 'INTEGER' });
     expect(columns('credit402_clients')).toContainEqual({ name: 'top_ups', type: 'INTEGER' });
     expect(columns('credit402_deduction_requests')).toContainEqual({ name: 'expires_at', type: 'INTEGER' });
-    expect(db.prepare('SELECT version FROM credit402_schema_version').all()).toEqual([{ version: 3 }]);
+    expect(columns('credit402_refunds')).toContainEqual({ name: 'expires_at', type: 'INTEGER' });
+    expect(db.prepare('SELECT version FROM credit402_schema_version').all()).toEqual([{ version: 5 }]);
     db.close();
   });
 
@@ -135,7 +136,7 @@ describe('SqliteStore on a shared file', () => {
       store.deductBalance({ clientId: id, currency: 'usd', amount: 1, request: { id: requestId, fingerprint: 'f', ttlMs } });
     expect(await keep('short', 1)).toMatchObject({ status: 'deducted' });
     const db = new Database(path);
-    const insert = db.prepare("INSERT INTO credit402_deduction_requests VALUES (?, ?, 'f', 0, 1)");
+    const insert = db.prepare("INSERT INTO credit402_deduction_requests VALUES (?, ?, 'f', 0, 1, NULL, NULL)");
     db.transaction(() => { for (let i = 0; i < 249; i++) insert.run(id, `expired-${i}`); })();
     await sleep(5);
     const kept = () => (db.prepare('SELECT count(*) AS n FROM credit402_deduction_requests').get() as { n: number }).n;
@@ -383,7 +384,7 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     const old = legacyClient();
     writeSchema1(path, [old]);
     const store = openOn(path, { legacyCurrency: 'eur' });
-    expect(version(path)).toBe(3);
+    expect(version(path)).toBe(5);
     expect(await store.getStoreId()).toMatch(/^[0-9a-f]{32}$/);
     expect(await store.getClient(old.clientId)).toEqual({ balances: { eur: 480 }, topUps: 1, createdAt: old.createdAt });
     expect(await store.listTransactions?.(old.clientId)).toEqual([
@@ -440,7 +441,7 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     writeSchema1(path, [old]);
     const successes = await runWorkers(path, old.clientId, 6, 100); // each worker opens (and may migrate) at start
     expect(successes.reduce((sum, n) => sum + n, 0)).toBe(480);
-    expect(version(path)).toBe(3);
+    expect(version(path)).toBe(5);
     const store = openOn(path);
     expect(await store.getClient(old.clientId)).toMatchObject({ balances: { usd: 0 }, topUps: 1 });
     expect(await store.listTransactions?.(old.clientId)).toHaveLength(2);
@@ -461,9 +462,9 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     const newer = newPath();
     await new SqliteStore({ path: newer }).close();
     const raise = new Database(newer);
-    raise.prepare('UPDATE credit402_schema_version SET version = 4').run();
+    raise.prepare('UPDATE credit402_schema_version SET version = 6').run();
     raise.close();
-    expect(() => new SqliteStore({ path: newer })).toThrow(/schema 4, newer/);
+    expect(() => new SqliteStore({ path: newer })).toThrow(/schema 6, newer/);
   });
 
   it('gives a schema 2 file a store id of its own, kept from then on (CR-7.16)', async () => {
@@ -473,14 +474,54 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     await before.addBalance(clientId, 'usd', 40);
     await before.close();
     const downgrade = new Database(path);
-    downgrade.exec('DROP TABLE credit402_store; UPDATE credit402_schema_version SET version = 2');
+    downgrade.exec(`DROP TABLE credit402_store; DROP TABLE credit402_refunds; ${DROP_CLAIMS} UPDATE credit402_schema_version SET version = 2`);
     downgrade.close();
     const store = openOn(path);
-    expect(version(path)).toBe(3);
+    expect(version(path)).toBe(5);
     const id = await store.getStoreId();
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 40 } });
     expect(await openOn(path).getStoreId()).toBe(id);
+  });
+
+  it('gives a schema 3 file the table of refund ids: balances and store id as they were, each refund applied once', async () => {
+    const path = newPath();
+    const before = new SqliteStore({ path });
+    const clientId = newClientId();
+    await before.addBalance(clientId, 'usd', 40);
+    const id = await before.getStoreId();
+    await before.close();
+    const downgrade = new Database(path);
+    downgrade.exec(`DROP TABLE credit402_refunds; ${DROP_CLAIMS} UPDATE credit402_schema_version SET version = 3`);
+    downgrade.close();
+    const store = openOn(path);
+    expect(version(path)).toBe(5);
+    expect(await store.getStoreId()).toBe(id);
+    expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 40 } });
+    const refund = { clientId, currency: 'usd', amount: 2, refundId: 'refund-after-migration' };
+    expect(await store.refundDeduction(refund)).toBe(42);
+    expect(await openOn(path).refundDeduction(refund)).toBe(42);
+    expect(await balanceOf(store, clientId)).toBe(42);
+  });
+
+  it('gives a schema 4 file repeat claims: a request id kept before answers its repeat once claimed and confirmed (CR-6.9)', async () => {
+    const path = newPath();
+    const before = new SqliteStore({ path });
+    const clientId = newClientId();
+    await before.addBalance(clientId, 'usd', 40);
+    const request = { id: 'kept-before-5', fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
+    expect(await before.deductBalance({ clientId, currency: 'usd', amount: 10, request })).toEqual({ status: 'deducted', balance: 30 });
+    await before.close();
+    const downgrade = new Database(path);
+    downgrade.exec(`${DROP_CLAIMS} UPDATE credit402_schema_version SET version = 4`);
+    downgrade.close();
+    const store = openOn(path);
+    expect(version(path)).toBe(5);
+    const claimed = { ...request, claim: { id: 'claim-1', leaseMs: 60_000 } };
+    expect(await store.deductBalance({ clientId, currency: 'usd', amount: 10, request: claimed })).toEqual({ status: 'repeated', balance: 30 });
+    expect(await store.deductBalance({ clientId, currency: 'usd', amount: 10, request: { ...request, claim: { id: 'claim-2', leaseMs: 60_000 } } })).toEqual({ status: 'busy' });
+    await store.confirmRepeat?.({ clientId, requestId: request.id, claimId: 'claim-1' });
+    expect(await store.deductBalance({ clientId, currency: 'usd', amount: 10, request: claimed })).toEqual({ status: 'conflict' });
   });
 
   it('refuses an old file it cannot write with ERR_SQLITE_NOT_WRITABLE, leaving it as it was', () => {
@@ -491,6 +532,9 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     expect(version(path)).toBe(1);
   });
 });
+
+/** What takes a schema 5 file's deduction_requests back to schema 4 (no repeat claims). */
+const DROP_CLAIMS = 'ALTER TABLE credit402_deduction_requests DROP COLUMN claim_id; ALTER TABLE credit402_deduction_requests DROP COLUMN claim_until;';
 
 /** Marks a closed database file as written by a newer SQLite (write version 3): SQLite then opens it read-only, even for root. */
 function makeReadOnly(path: string): void {

@@ -4,7 +4,8 @@ import type {
   ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
   TopUpReversalResult, TransactionRecord,
 } from './store.ts';
-import type { BackendDeduction } from './store-backend.ts';
+import { REFUND_ID_TTL_MS } from './store.ts';
+import type { BackendDeduction, BackendRefund } from './store-backend.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
 import type { DeductionOutcome } from './deduction-groups.ts';
 import { LateDeductionError } from './deduction-deadline.ts';
@@ -33,8 +34,12 @@ export interface SqliteTransactions {
    * error that made SQLite roll the transaction back).
    */
   deductBatch(deductions: readonly BackendDeduction[], nowMs: number, prune: LogPrune | undefined): DeductionOutcome[];
-  /** Gives a deduction back: the balance (a RangeError on overflow), its record and its request id, in one transaction. */
-  refundDeduction(refund: DeductionRefund, now: string): number;
+  /**
+   * Gives a deduction back once per refund id: the balance (a RangeError on overflow), its record, its request id and
+   * the refund id kept, in one transaction; a kept refund id changes nothing and returns the current balance. A refund
+   * whose `notAfter` has passed is not run: a {@link LateDeductionError}.
+   */
+  refundDeduction(refund: BackendRefund, nowMs: number): number;
   /** Creates the client when missing and adds to the balance; a RangeError, changing nothing, on overflow. */
   addBalance(clientId: string, currency: Currency, amount: number, now: string): number;
   /** The client row and its balances from one snapshot (a read transaction). */
@@ -67,7 +72,11 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
   const read = db.transaction((clientId: string) => readClient(statements, clientId));
   const credit = db.transaction((topUp: TopUpCredit, recordId: string | undefined, now: string) => creditTopUp(statements, topUp, recordId, now));
   const reverse = db.transaction((reversal: TopUpReversal, now: string) => reverseTopUp(statements, reversal, now));
-  const refund = db.transaction((given: DeductionRefund, now: string) => refundDeduction(statements, given, now));
+  const refund = db.transaction((given: BackendRefund, nowMs: number) => {
+    // Checked inside the transaction, which holds the write lock: nothing comes between the check and the commit.
+    if (given.notAfter !== undefined && performance.now() > given.notAfter) throw new LateDeductionError('SqliteStore', 'refund');
+    return refundDeduction(statements, given, nowMs);
+  });
   return {
     deductBalance: (deduction, nowMs) => deduct.immediate(deduction, nowMs),
     deductBatch: (deductions, nowMs, prune) => batch.immediate(deductions, nowMs, prune),
@@ -76,7 +85,7 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
     readClient: (clientId) => read.deferred(clientId),
     creditTopUp: (topUp, recordId, now) => credit.immediate(topUp, recordId, now),
     reverseTopUp: (reversal, now) => reverse.immediate(reversal, now),
-    refundDeduction: (given, now) => toSafeNumber(refund.immediate(given, now), 'balance'),
+    refundDeduction: (given, nowMs) => toSafeNumber(refund.immediate(given, nowMs), 'balance'),
   };
 }
 
@@ -105,7 +114,10 @@ function deductBalance(statements: SqliteStatements, deduction: Deduction, nowMs
     const kept = statements.request.get(clientId, request.id, now);
     if (kept !== undefined) {
       if (kept.fingerprint !== request.fingerprint || kept.repeated !== 0n) return { status: 'conflict' };
-      statements.markRepeated.run(clientId, request.id);
+      const { claim } = request;
+      if (claim === undefined) statements.markRepeated.run(clientId, request.id);
+      else if (kept.claim_until !== null && kept.claim_until > now) return { status: 'busy' };
+      else statements.claimRepeat.run(claim.id, now + BigInt(claim.leaseMs), clientId, request.id);
       return { status: 'repeated', balance: balanceOf(statements, clientId, currency) };
     }
   }
@@ -131,10 +143,18 @@ function addBalance(statements: SqliteStatements, clientId: string, currency: Cu
   return row.balance;
 }
 
-/** The balance back (as {@link addBalance}), the record removed and the request id forgotten; a throw rolls all back. */
-function refundDeduction(statements: SqliteStatements, refund: DeductionRefund, now: string): bigint {
-  const { clientId, currency, amount, recordId, requestId } = refund;
-  const balance = addBalance(statements, clientId, currency, amount, now);
+/**
+ * Unless the refund id is kept: the balance back (as {@link addBalance}), the record removed, the request id forgotten
+ * and the refund id kept; a throw rolls all back. A kept refund id: the current balance, nothing changed.
+ */
+function refundDeduction(statements: SqliteStatements, refund: DeductionRefund, nowMs: number): bigint {
+  const { clientId, currency, amount, recordId, requestId, refundId } = refund;
+  const now = BigInt(nowMs);
+  statements.pruneRefunds.run(now);
+  if (statements.keepRefund.run(clientId, refundId, now + BigInt(REFUND_ID_TTL_MS), now).changes === 0) {
+    return statements.balance.get(clientId, currency)?.balance ?? 0n;
+  }
+  const balance = addBalance(statements, clientId, currency, amount, new Date(nowMs).toISOString());
   if (recordId !== undefined) statements.removeRecord.run(clientId, recordId);
   if (requestId !== undefined) statements.forgetRequest.run(clientId, requestId);
   return balance;

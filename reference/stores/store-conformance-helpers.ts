@@ -12,6 +12,9 @@ export const newPaymentIntentId = (): string => `pi_${randomUUID().replaceAll('-
 /** A fresh request id (CR-6.9). */
 export const newRequestId = (): string => `req-${randomUUID()}`;
 
+/** A fresh refund id, as the gate makes one per refund. */
+export const newRefundId = (): string => randomUUID();
+
 /** The result of a successful deduction leaving `balance`. */
 export const deducted = (balance: number): DeductionResult => ({ status: 'deducted', balance });
 

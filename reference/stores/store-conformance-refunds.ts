@@ -1,10 +1,10 @@
 // Conformance cases for refunds of deductions (CR-15.3, CR-6.9, CR-11.8) and for late deductions (a caller's timeoutMs).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionResult, Store } from './store.ts';
+import type { Deduction, DeductionRefund, DeductionResult, Store } from './store.ts';
 import { withStoreDeadlines } from './store-deadline.ts';
 import {
-  balanceOf, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, newRequestId,
+  balanceOf, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, newRefundId, newRequestId,
 } from './store-conformance-helpers.ts';
 
 const repeated = (balance: number): DeductionResult => ({ status: 'repeated', balance });
@@ -16,9 +16,9 @@ function paid(clientId: string, amount: number, requestId?: string): Deduction {
   return deduction;
 }
 
-/** The refund of `deduction`, as the gate asks for it. */
-function refundOf({ clientId, currency, amount, record, request }: Deduction) {
-  return { clientId, currency, amount, recordId: record?.id, requestId: request?.id };
+/** The refund of `deduction`, as the gate asks for it (a fresh refund id). */
+function refundOf({ clientId, currency, amount, record, request }: Deduction): DeductionRefund {
+  return { clientId, currency, amount, recordId: record?.id, requestId: request?.id, refundId: newRefundId() };
 }
 
 /** Blocks the event loop for `ms`: a store that applies deductions later than at the call sees them late. */
@@ -81,8 +81,9 @@ export function describeRefundConformance(getStore: () => Store): void {
       const clientId = newClientId();
       await store.addBalance(clientId, 'usd', 50);
       await store.deductBalance({ clientId, currency: 'usd', amount: 20 });
-      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 20 })).toBe(50);
-      expect(await store.refundDeduction({ clientId, currency: 'eur', amount: 5, recordId: deductionRecord(clientId, 5).id, requestId: newRequestId() })).toBe(5);
+      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 20, refundId: newRefundId() })).toBe(50);
+      const recordId = deductionRecord(clientId, 5).id;
+      expect(await store.refundDeduction({ clientId, currency: 'eur', amount: 5, recordId, requestId: newRequestId(), refundId: newRefundId() })).toBe(5);
       expect((await store.getClient(clientId))?.balances).toEqual({ usd: 50, eur: 5 });
     });
 
@@ -90,12 +91,21 @@ export function describeRefundConformance(getStore: () => Store): void {
       const store = getStore();
       const clientId = newClientId();
       await store.addBalance(clientId, 'usd', Number.MAX_SAFE_INTEGER);
-      for (const amount of [0, -1, 1.5]) await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount }), RangeError);
-      await expectFailure(() => store.refundDeduction({ clientId: '', currency: 'usd', amount: 1 }), TypeError);
-      await expectFailure(() => store.refundDeduction({ clientId, currency: 'USD', amount: 1 }), TypeError);
-      await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1, requestId: '' }), TypeError);
-      await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1 }), RangeError);
+      const refundId = newRefundId();
+      for (const amount of [0, -1, 1.5]) await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount, refundId }), RangeError);
+      for (const timeoutMs of [0, -1, 1.5]) await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId, timeoutMs }), RangeError);
+      await expectFailure(() => store.refundDeduction({ clientId: '', currency: 'usd', amount: 1, refundId }), TypeError);
+      await expectFailure(() => store.refundDeduction({ clientId, currency: 'USD', amount: 1, refundId }), TypeError);
+      await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1, requestId: '', refundId }), TypeError);
+      for (const bad of ['', 'r'.repeat(257), undefined]) {
+        const refund = { clientId, currency: 'usd', amount: 1, refundId: bad } as unknown as DeductionRefund;
+        await expectFailure(() => store.refundDeduction(refund), TypeError);
+      }
+      // An overflow changes nothing, and keeps no refund id: the same id applies once there is room.
+      await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId }), RangeError);
       expect(await balanceOf(store, clientId)).toBe(Number.MAX_SAFE_INTEGER);
+      expect(await store.deductBalance({ clientId, currency: 'usd', amount: 1 })).toEqual(deducted(Number.MAX_SAFE_INTEGER - 1));
+      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId })).toBe(Number.MAX_SAFE_INTEGER);
     });
 
     it('gives back exactly once per call under concurrency', async () => {

@@ -6,8 +6,10 @@ import { describeConcurrencyConformance } from './store-conformance-concurrency.
 import { describeCurrencyConformance } from './store-conformance-currencies.ts';
 import { describeLockConformance } from './store-conformance-locks.ts';
 import { describeModelConformance } from './store-conformance-model.ts';
+import { describeRefundIdConformance } from './store-conformance-refund-ids.ts';
 import { describeRefundConformance } from './store-conformance-refunds.ts';
 import { describeRequestConformance } from './store-conformance-requests.ts';
+import { describeRepeatClaimConformance } from './store-conformance-repeat-claims.ts';
 import { describeReversalConformance } from './store-conformance-reversals.ts';
 import { describeStoreIdConformance, type StoreIdStorage } from './store-conformance-store-id.ts';
 import {
@@ -294,7 +296,9 @@ export function describeStoreConformance(
 
     describeCurrencyConformance(get);
     describeRequestConformance(get);
+    describeRepeatClaimConformance(get);
     describeRefundConformance(get);
+    describeRefundIdConformance(get);
     describeStoreIdConformance(get, storage ?? { fresh: createStore, ...(cleanup ? { cleanup } : {}) });
     describeConcurrencyConformance(get);
     describeModelConformance(get);

@@ -87,6 +87,20 @@ describe('withStoreDeadlines', () => {
     expect(seen).toEqual([80, 20]);
   });
 
+  it('tells the store the deadline of a refund too, unless it has its own', async () => {
+    const store = new MemoryStore();
+    const seen: Array<number | undefined> = [];
+    const refund = store.refundDeduction.bind(store);
+    store.refundDeduction = (given) => {
+      seen.push(given.timeoutMs);
+      return refund(given);
+    };
+    const timed = withStoreDeadlines(store, 80);
+    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r1' })).toBe(1);
+    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r2', timeoutMs: 20 })).toBe(2);
+    expect(seen).toEqual([80, 20]);
+  });
+
   it('turns a synchronous throw into a rejection', async () => {
     const store = new MemoryStore();
     (store as unknown as { getClient: () => never }).getClient = () => {

@@ -1,5 +1,5 @@
 // Deadlines on store calls: a Store wrapper whose every call rejects with StoreTimeoutError when the store is too slow.
-import type { Deduction, Store } from './store.ts';
+import type { Deduction, DeductionRefund, Store } from './store.ts';
 import { deadlineQueue, type DeadlineQueue } from './deadline-queue.ts';
 import { wrapStoreMethods } from './wrap-store.ts';
 
@@ -65,15 +65,15 @@ function invoke1<A, T>(method: (argument: A) => Promise<T>, store: Store, argume
   }
 }
 
-/** `deduction` with `timeoutMs` when it carries none (anything else is passed on as it is, for the store to refuse). */
-function withTimeout(deduction: Deduction, timeoutMs: number): Deduction {
-  return typeof deduction === 'object' && deduction !== null && deduction.timeoutMs === undefined ? { ...deduction, timeoutMs } : deduction;
+/** `call` (a deduction or a refund) with `timeoutMs` when it carries none (anything else is passed on as it is, for the store to refuse). */
+function withTimeout<T extends Deduction | DeductionRefund>(call: T, timeoutMs: number): T {
+  return typeof call === 'object' && call !== null && call.timeoutMs === undefined ? { ...call, timeoutMs } : call;
 }
 
 /**
  * `store` with a deadline of `timeoutMs` on every call but `close`: a call still pending then rejects with
- * {@link StoreTimeoutError}. A deduction is handed to the store with that `timeoutMs` (unless it carries its own), so
- * that the store refuses to apply it later. Optional methods are present exactly when `store` has them. A lease that
+ * {@link StoreTimeoutError}. A deduction or a refund is handed to the store with that `timeoutMs` (unless it carries its
+ * own), so that the store refuses to apply it later. Optional methods are present exactly when `store` has them. A lease that
  * `acquireLock` takes after its deadline is released at once (nobody holds its token), so a slow store leaves no
  * lease behind for longer than it stays slow.
  */
@@ -86,6 +86,9 @@ export function withStoreDeadlines(store: Store, timeoutMs: number): Store {
   const { deductBalance } = store;
   wrapped.deductBalance = (deduction) =>
     watched(queue, 'deductBalance', invoke1(deductBalance, store, withTimeout(deduction, timeoutMs)));
+  // A refund too: one its caller stopped waiting for applies nothing, so the caller's retry (same refund id) is the only one left.
+  const { refundDeduction } = store;
+  wrapped.refundDeduction = (refund) => watched(queue, 'refundDeduction', invoke1(refundDeduction, store, withTimeout(refund, timeoutMs)));
   const { acquireLock, releaseLock } = store;
   if (acquireLock && releaseLock) {
     // The caller's token, when given, is passed on: the store takes the lease under it (else under a token of its own).

@@ -46,6 +46,31 @@ export interface DeductionRequest {
   fingerprint: string;
   /** How long the kept deduction answers repeats; a positive safe integer. */
   ttlMs: number;
+  /**
+   * Claims the one repeat for this call only for a while (CR-6.9): a call answered `repeated` holds the repeat under
+   * `claim.id` for `claim.leaseMs`, and the repeat is used once {@link Store.confirmRepeat} names that claim. A claim
+   * never confirmed (its answer was lost, or came after the caller's deadline) lapses, and the next call with the id
+   * may claim the repeat again; while a claim holds, another call is answered `busy`. Without `claim`, the first
+   * repeat is used at once.
+   */
+  claim?: RepeatClaim;
+}
+
+/** One call's claim of a request id's one repeat: a random id per call, and how long the claim holds unconfirmed. */
+export interface RepeatClaim {
+  /** Names the claiming call (a random UUID per call). */
+  id: string;
+  /** How long the claim holds without {@link Store.confirmRepeat}, in ms; a positive safe integer. */
+  leaseMs: number;
+}
+
+/** Input of {@link Store.confirmRepeat}: the claim that was answered, now used. */
+export interface RepeatConfirmation {
+  clientId: string;
+  /** The kept request id whose repeat was claimed. */
+  requestId: string;
+  /** The {@link RepeatClaim.id} of the call answered `repeated`. */
+  claimId: string;
 }
 
 /** Input of {@link Store.deductBalance}. */
@@ -70,13 +95,15 @@ export interface Deduction {
 /**
  * Result of {@link Store.deductBalance}: `deducted` (the new balance), `insufficient` (unknown client or too
  * low a balance; nothing changed), `repeated` (the request id's deduction is kept: nothing deducted now, the
- * current balance; given once per kept deduction) or `conflict` (the request id was kept for another
- * fingerprint, or its one repeat was already given; nothing changed).
+ * current balance; given once per kept deduction), `busy` (another call's claim of that repeat holds; nothing
+ * changed, CR-6.9) or `conflict` (the request id was kept for another fingerprint, or its one repeat was already
+ * used; nothing changed).
  */
 export type DeductionResult =
   | { status: 'deducted'; balance: number }
   | { status: 'insufficient' }
   | { status: 'repeated'; balance: number }
+  | { status: 'busy' }
   | { status: 'conflict' };
 
 /** Input of {@link Store.refundDeduction}: a successful deduction given back whole. */
@@ -90,7 +117,24 @@ export interface DeductionRefund {
   recordId?: string;
   /** The request id the deduction was kept under, when it had one: forgotten in the same step. */
   requestId?: string;
+  /**
+   * Names this refund (the gate makes one random UUID per refund and sends it with every attempt): the store applies
+   * a refund at most once per (client, `refundId`) for {@link REFUND_ID_TTL_MS}; a repeat changes nothing.
+   */
+  refundId: string;
+  /**
+   * How long, in ms from the call, the caller waits for the answer (a positive safe integer), as for
+   * {@link Deduction.timeoutMs}: a refund the store would apply after that changes nothing and rejects with
+   * `LateDeductionError` (`ERR_STORE_LATE`), so that only attempts still awaited can apply and a retry is safe.
+   */
+  timeoutMs?: number;
 }
+
+/**
+ * How long a store remembers an applied refund id (1 hour): far longer than the gate's retries of one refund (a few
+ * seconds), and every attempt has a deadline, so no attempt of a refund can be applied once its id is forgotten.
+ */
+export const REFUND_ID_TTL_MS = 3_600_000;
 
 /** Input of {@link Store.creditTopUp}. */
 export interface TopUpCredit {
@@ -158,7 +202,8 @@ export interface Store {
    * atomic step, only when the deduction succeeds; a store without a log ignores it. With `request`, a
    * successful deduction is kept under (client, request id) for `request.ttlMs`; while kept, the first call
    * with that id and the same fingerprint resolves `repeated` (nothing deducted or appended), and any other
-   * call with that id resolves `conflict`. A kept id whose deduction failed is not kept. With `timeoutMs`, a
+   * call with that id resolves `conflict`; with `request.claim`, that call only claims the repeat for its lease
+   * (`busy` for other calls meanwhile) and the repeat is used when {@link confirmRepeat} confirms the claim. A kept id whose deduction failed is not kept. With `timeoutMs`, a
    * deduction the store would apply after its caller stopped waiting changes nothing and rejects with
    * `LateDeductionError` (`ERR_STORE_LATE`): the store's clock decides, with a margin for its uncertainty.
    */
@@ -169,11 +214,23 @@ export interface Store {
    * to the balance in `currency` (creating the record when missing, as {@link addBalance}), removes the deduction's
    * record `recordId` from the log when the store keeps one and still holds it, and forgets the kept request id
    * `requestId` of the client, so that the next call with that id is a new deduction (not `repeated`). The log
-   * stays exact: it reads as if the deduction never happened. Not idempotent: the caller refunds a deduction at most
-   * once. Resolves the new balance; rejects with a RangeError, changing nothing, when the balance would pass
-   * Number.MAX_SAFE_INTEGER.
+   * stays exact: it reads as if the deduction never happened. Applied at most once per (client, `refundId`): the id is
+   * kept in the same atomic step for {@link REFUND_ID_TTL_MS}, and a call with a kept id changes nothing and resolves
+   * the current balance in `currency` (concurrent calls with one id apply once), so a caller whose call failed or
+   * timed out retries with the same id. With `timeoutMs`, a refund the store would apply after its caller stopped
+   * waiting changes nothing (its id is not kept) and rejects with `LateDeductionError` (`ERR_STORE_LATE`). Resolves
+   * the new balance; rejects with a RangeError, changing nothing, when the balance would pass Number.MAX_SAFE_INTEGER.
    */
   refundDeduction(refund: DeductionRefund): Promise<number>;
+
+  /**
+   * Uses up the repeat of the client's kept request id `requestId` when `claimId` is its latest claim (a call with
+   * that claim was answered `repeated`, and no other call claimed the repeat since, its lease lapsed or not): from then
+   * on every call with that id resolves `conflict`. Otherwise (another call claimed it since, the id is not kept) it
+   * changes nothing. Never rejects for a claim it cannot find. Optional: the gate claims repeats only
+   * on a store that has it (every shipped store does); on another, a repeat is used when it is answered.
+   */
+  confirmRepeat?(confirmation: RepeatConfirmation): Promise<void>;
 
   /**
    * Atomically adds `amount` (a positive safe integer) to the balance in `currency`, creating the record with

@@ -1,5 +1,5 @@
 // Cheap input guards shared by the shipped stores; callers pass validated data, these catch bugs.
-import type { Deduction, DeductionRefund, TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
+import type { Deduction, DeductionRefund, RepeatClaim, RepeatConfirmation, TopUpCredit, TopUpReversal, TransactionRecord } from './store.ts';
 
 /** Throws a TypeError unless `value` is a non-empty string. */
 export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
@@ -46,10 +46,40 @@ export function assertDeduction(deduction: Deduction): void {
     assertNonEmptyString(request.id, 'request.id');
     assertNonEmptyString(request.fingerprint, 'request.fingerprint');
     assertSafeInteger(request.ttlMs, 'request.ttlMs', 1);
+    if (request.claim !== undefined) assertRepeatClaim(request.claim);
   }
 }
 
-/** Validates a {@link DeductionRefund}: a positive amount, and non-empty `recordId` and `requestId` when given. */
+/** The longest repeat claim id a store keeps (the gate sends a UUID: 36 characters). */
+export const MAX_CLAIM_ID_LENGTH = 256;
+
+function assertClaimId(value: unknown, name: string): asserts value is string {
+  assertNonEmptyString(value, name);
+  if (value.length > MAX_CLAIM_ID_LENGTH) throw new TypeError(`${name} must be at most ${MAX_CLAIM_ID_LENGTH} characters`);
+}
+
+/** Validates a {@link RepeatClaim}: a non-empty id of at most {@link MAX_CLAIM_ID_LENGTH} characters and a positive `leaseMs`. */
+function assertRepeatClaim(claim: RepeatClaim): void {
+  if (typeof claim !== 'object' || claim === null) throw new TypeError('request.claim must be an object');
+  assertClaimId(claim.id, 'request.claim.id');
+  assertSafeInteger(claim.leaseMs, 'request.claim.leaseMs', 1);
+}
+
+/** Validates a {@link RepeatConfirmation}: a non-empty client id and request id, and a claim id as {@link assertRepeatClaim} wants. */
+export function assertRepeatConfirmation(confirmation: RepeatConfirmation): void {
+  if (typeof confirmation !== 'object' || confirmation === null) throw new TypeError('confirmation must be an object');
+  assertNonEmptyString(confirmation.clientId, 'clientId');
+  assertNonEmptyString(confirmation.requestId, 'requestId');
+  assertClaimId(confirmation.claimId, 'claimId');
+}
+
+/** The longest refund id a store keeps (the gate sends a UUID: 36 characters). */
+export const MAX_REFUND_ID_LENGTH = 256;
+
+/**
+ * Validates a {@link DeductionRefund}: a positive amount, a non-empty `refundId` of at most {@link MAX_REFUND_ID_LENGTH}
+ * characters, non-empty `recordId` and `requestId` when given, and a positive safe integer `timeoutMs` when given.
+ */
 export function assertDeductionRefund(refund: DeductionRefund): void {
   if (typeof refund !== 'object' || refund === null) throw new TypeError('refund must be an object');
   assertNonEmptyString(refund.clientId, 'clientId');
@@ -57,6 +87,9 @@ export function assertDeductionRefund(refund: DeductionRefund): void {
   assertSafeInteger(refund.amount, 'amount', 1);
   if (refund.recordId !== undefined) assertNonEmptyString(refund.recordId, 'recordId');
   if (refund.requestId !== undefined) assertNonEmptyString(refund.requestId, 'requestId');
+  assertNonEmptyString(refund.refundId, 'refundId');
+  if (refund.refundId.length > MAX_REFUND_ID_LENGTH) throw new TypeError(`refundId must be at most ${MAX_REFUND_ID_LENGTH} characters`);
+  if (refund.timeoutMs !== undefined) assertSafeInteger(refund.timeoutMs, 'timeoutMs', 1);
 }
 
 /** Validates a {@link TopUpCredit}. */

@@ -1,8 +1,6 @@
 // Test helper: runs one row of an engine decision table (a gate over a ScriptedStore and a FakeProcessor, no sockets) and checks it.
 import { expect } from 'vitest';
-import { createGate } from '../gate/gate.ts';
-import type { GateDecision, ServeOutcome } from '../gate/decision.ts';
-import type { GateOptions } from '../gate/options.ts';
+import { createGate, type GateDecision, type GateOptions, type ServeOutcome } from '../gate/index.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import type { PaymentRequiredResponse, PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import type { ChargeRequest } from '../processor/processor.ts';

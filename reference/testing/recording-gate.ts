@@ -1,5 +1,5 @@
 // A gate over a memory store and a processor that record every call: for tests that prove a request had no effect.
-import { createGate, type Gate } from '../gate/gate.ts';
+import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig, type ServerConfig } from '../server/server-config.ts';
+import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer, type ServerInjections } from '../server/start-server.ts';
 
 /** The running pieces; read them inside tests (they are set in `beforeAll`). */

@@ -1,18 +1,20 @@
 // Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { Deduction, DeductionRefund, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
+import type { Deduction, DeductionRefund, RepeatConfirmation, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
 
 /** The store methods a wrapper can script. */
 export type StoreMethod =
-  | 'deductBalance' | 'refundDeduction' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
+  | 'deductBalance' | 'refundDeduction' | 'confirmRepeat' | 'addBalance' | 'ensureClient' | 'getClient' | 'creditTopUp' | 'recordTransaction' | 'listTransactions'
   | 'hasCredit' | 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed' | 'acquireLock' | 'releaseLock';
 
 /**
  * What happens to a scripted call: `reject` fails it without effect; `lost` applies it, then fails it, as a reply
- * lost with its connection; `hang` never answers (the gate's deadline ends it); a function runs after the call
- * succeeded, before its caller sees the reply (another request acting in between).
+ * lost with its connection; `hang` never answers (the gate's deadline ends it); `{ lateMs }` never answers either,
+ * but applies the call `lateMs` after it (a command held up by a stalled connection that reaches a store without
+ * deadline checks); a function runs after the call succeeded, before its caller sees the reply (another request
+ * acting in between).
  */
-export type StoreScript = 'reject' | 'lost' | 'hang' | ((inner: MemoryStore) => Promise<unknown>);
+export type StoreScript = 'reject' | 'lost' | 'hang' | { readonly lateMs: number } | ((inner: MemoryStore) => Promise<unknown>);
 
 /** Scripts the `nth` call (1-based, counted over the wrapper's life) of `method`, or every call without `nth`. */
 export interface StoreFault {
@@ -52,6 +54,10 @@ export class ScriptedStore implements Store {
     const script = this.#faults.find((fault) => fault.method === method && (fault.nth === undefined || fault.nth === nth))?.script;
     if (script === 'reject') throw new Error(`injected ${method} failure`);
     if (script === 'hang') return new Promise<never>(() => {});
+    if (typeof script === 'object') {
+      setTimeout(() => void run().catch(() => {}), script.lateMs);
+      return new Promise<never>(() => {});
+    }
     const result = await run();
     if (script === 'lost') throw new Error(`scripted ${method} reply lost`);
     if (typeof script === 'function') await script(this.inner);
@@ -63,6 +69,9 @@ export class ScriptedStore implements Store {
   }
   refundDeduction(refund: DeductionRefund) {
     return this.#call('refundDeduction', () => this.inner.refundDeduction(refund));
+  }
+  confirmRepeat(confirmation: RepeatConfirmation) {
+    return this.#call('confirmRepeat', () => this.inner.confirmRepeat(confirmation));
   }
   /** The inner store's id, not journaled: a constant read, not a step of the paid path. */
   getStoreId() {

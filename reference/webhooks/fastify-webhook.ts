@@ -1,13 +1,9 @@
 // Fastify plugin of the webhook endpoint: hands the raw body (the signature covers its bytes) to the webhook engine.
 import type { FastifyPluginAsync } from 'fastify';
-import { DEFAULT_WEBHOOK_PATH, type WebhookHandler } from './webhook-handler.ts';
+import type { Credit402WebhookFastifyOptions } from './fastify-webhook-options.ts';
+import { DEFAULT_WEBHOOK_PATH } from './webhook-handler.ts';
 
-/** Options of {@link credit402WebhookFastify}. */
-export interface Credit402WebhookFastifyOptions {
-  handler: WebhookHandler;
-  /** Where the endpoint listens for POSTs; default `/webhooks/stripe`. */
-  path?: string;
-}
+export type { Credit402WebhookFastifyOptions } from './fastify-webhook-options.ts';
 
 /**
  * Registers `POST <path>`. Register it without fastify-plugin (as is): its raw-body parser then stays

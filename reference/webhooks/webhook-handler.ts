@@ -1,6 +1,6 @@
 // The webhook endpoint's engine: verify, deduplicate, apply; adapters only hand over the raw body and signature.
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { createErrorLog } from '../gate/error-log.ts';
+import { createErrorLog } from '../gate/index.ts';
 import { WebhookSignatureError, type Processor, type ProcessorEvent } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
 import { hasWebhookSupport, WEBHOOK_STORE_METHODS } from '../stores/capabilities.ts';

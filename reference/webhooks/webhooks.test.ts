@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig } from '../server/server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { deliverEvent } from '../testing/deliver-event.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';

@@ -5,25 +5,43 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import type { NewPaymentRateLimit } from '../gate/rate-limit.ts';
-import type { CorsOptions } from '../gate/cors.ts';
+import type { CorsOptions, NewPaymentRateLimit } from '../gate/index.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
 import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
-import { HANDLER_FAILURES, type HandlerFailure } from './demo-routes.ts';
 import { routeClaimingPath } from './route-path-claim.ts';
 import { LOG_LEVELS, type LogLevel } from './server-log.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
  * before balances had a currency are migrated to (CR-13.40). Redis: `url` of one server, or `cluster`, the
- * `host:port` (or `redis://` URL) of some nodes of a Redis Cluster. Postgres: `url` (default DATABASE_URL, else the
- * local server) and `schema` (default `credit402`).
+ * `host:port` (or `redis://` URL) of some nodes of a Redis Cluster, and the Redis log's bounds: `logRetentionSeconds`
+ * (default 3600) and `maxTransactionsPerClient` (default 1000). Postgres: `url` (default DATABASE_URL, else the local
+ * server) and `schema` (default `credit402`).
  */
 export type StoreConfig =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string; legacyCurrency?: string; transactionTtlSeconds?: number }
-  | { kind: 'redis'; url?: string; cluster?: string[]; keyPrefix?: string; legacyCurrency?: string }
+  | {
+    kind: 'redis';
+    url?: string;
+    cluster?: string[];
+    keyPrefix?: string;
+    legacyCurrency?: string;
+    /** How long log entries are kept, in seconds (CREDIT402_REDIS_LOG_RETENTION_SECONDS; default 3600). */
+    logRetentionSeconds?: number;
+    /** Log entries kept per client (CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT; default 1000). */
+    maxTransactionsPerClient?: number;
+  }
   | { kind: 'postgres'; url?: string; schema?: string; transactionTtlSeconds?: number };
+
+/**
+ * How a demo handler of the reference server fails (the conformance profile's `failingHandlers`, harness/PROFILE.md): `answer500` answers
+ * status 500 with a body naming its route, `throw` throws once it counted its run, so that the framework answers.
+ */
+export const HANDLER_FAILURES = ['answer500', 'throw'] as const;
+
+/** One of {@link HANDLER_FAILURES}. */
+export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
 
 /** The store kinds, as `store.kind` and CREDIT402_STORE name them. */
 const STORE_KINDS = ['memory', 'sqlite', 'redis', 'postgres'] as const;
@@ -82,6 +100,11 @@ export interface ServerConfig {
   storeTimeoutMs?: number;
   /** Gate option: how long a deduction is kept under its request id, in ms (default 300000, CR-6.9). */
   requestIdTtlMs?: number;
+  /**
+   * Graceful shutdown (SIGTERM, `close()`): how long the requests under way may take to finish before their
+   * connections are closed, in ms (1 to 3600000); default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}.
+   */
+  shutdownTimeoutMs?: number;
   /** Gate option: give the price back when the handler answers 5xx or throws; default false. */
   refundOnHandlerError?: boolean;
   /**
@@ -132,6 +155,29 @@ function legacyFromEnv(env: NodeJS.ProcessEnv): { legacyCurrency?: string } {
   return env.CREDIT402_LEGACY_CURRENCY ? { legacyCurrency: env.CREDIT402_LEGACY_CURRENCY } : {};
 }
 
+/** The Redis store's log bounds: each config key, the variable that sets it, and its default (for messages). */
+const REDIS_LOG_OPTIONS = [
+  { key: 'logRetentionSeconds', variable: 'CREDIT402_REDIS_LOG_RETENTION_SECONDS', rule: 'a positive whole number of seconds (default 3600, 1 hour)' },
+  { key: 'maxTransactionsPerClient', variable: 'CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT', rule: 'a positive whole number (default 1000)' },
+] as const;
+
+/** The Redis log bounds the environment sets: whole decimal numbers as numbers, anything else as given (for the check to refuse). */
+function redisLogFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { key, variable } of REDIS_LOG_OPTIONS) {
+    const text = env[variable];
+    if (text !== undefined) out[key] = /^\s*\d+\s*$/.test(text) ? Number(text) : text;
+  }
+  return out;
+}
+
+/** The Redis log bounds `current` (the store configured so far) sets when it is a Redis store. */
+function redisLogOf(current: unknown): Record<string, unknown> {
+  const store = current as Record<string, unknown> | undefined;
+  if (store?.kind !== 'redis') return {};
+  return Object.fromEntries(REDIS_LOG_OPTIONS.flatMap(({ key }) => (store[key] === undefined ? [] : [[key, store[key]]])));
+}
+
 function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | undefined {
   const kind = env.CREDIT402_STORE;
   if (kind === undefined) return undefined;
@@ -148,6 +194,8 @@ function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | u
       ...(cluster?.length ? { cluster } : env.REDIS_URL ? { url: env.REDIS_URL } : {}),
       ...(env.CREDIT402_REDIS_PREFIX ? { keyPrefix: env.CREDIT402_REDIS_PREFIX } : {}),
       ...legacyFromEnv(env),
+      ...redisLogOf(current),
+      ...redisLogFromEnv(env),
     };
   }
   if (kind === 'postgres') {
@@ -179,6 +227,10 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.CREDIT402_LOG_LEVEL) out.logLevel = env.CREDIT402_LOG_LEVEL;
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
+  // The Redis log bounds of the environment go to the store, from CREDIT402_STORE or configured so far (checked: Redis only).
+  const redisLog = redisLogFromEnv(env);
+  const target = store ?? base.store;
+  if (Object.keys(redisLog).length > 0 && typeof target === 'object') out.store = { ...target, ...redisLog };
   return out;
 }
 
@@ -200,6 +252,7 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (kind === 'postgres') checkPostgresStore(store as Record<string, unknown>);
   checkTransactionTtl(store as Record<string, unknown>);
   if (kind === 'redis') checkRedisStore(store as Record<string, unknown>);
+  checkRedisLog(store as Record<string, unknown>);
   const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
   if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
@@ -223,6 +276,7 @@ function check(config: Record<string, unknown>): ServerConfig {
   assertProductionSafe({ ...config, stripeApi });
   checkReconcileEveryMs(config.reconcileEveryMs);
   checkLogLevel(config.logLevel);
+  checkShutdownTimeoutMs(config.shutdownTimeoutMs);
   return config as unknown as ServerConfig;
 }
 
@@ -276,6 +330,24 @@ function checkRedisStore(store: Record<string, unknown>): void {
   if (url !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.url and store.cluster exclude each other');
 }
 
+/**
+ * The Redis store's log bounds (`logRetentionSeconds`, `maxTransactionsPerClient`): Redis only, each a positive safe
+ * integer (the retention's milliseconds too), as the store's own options check them (`ERR_REDIS_OPTION`), but at load.
+ */
+function checkRedisLog(store: Record<string, unknown>): void {
+  for (const { key, variable, rule } of REDIS_LOG_OPTIONS) {
+    const value = store[key];
+    if (value === undefined) continue;
+    if (store.kind !== 'redis') {
+      throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.${key} (${variable}) applies to the redis store, not ${String(store.kind)}`);
+    }
+    const scale = key === 'logRetentionSeconds' ? 1000 : 1;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || !Number.isSafeInteger(value * scale)) {
+      throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.${key} (${variable}) must be ${rule}, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
 /** The Postgres store's fields: `url` a postgres:// URL, `schema` a lowercase SQL identifier. */
 function checkPostgresStore(store: Record<string, unknown>): void {
   const { url, schema } = store;
@@ -291,6 +363,16 @@ function checkReconcileEveryMs(value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_RECONCILE_EVERY_MS) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `reconcileEveryMs must be 0 (off) or an integer number of milliseconds up to ${MAX_RECONCILE_EVERY_MS}, got ${String(value)}`);
+  }
+}
+
+/** Default of `shutdownTimeoutMs`: 10 seconds for the requests under way to finish. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function checkShutdownTimeoutMs(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > 3_600_000) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `shutdownTimeoutMs must be an integer number of milliseconds from 1 to 3600000, got ${String(value)}`);
   }
 }
 

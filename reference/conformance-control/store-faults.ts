@@ -153,7 +153,9 @@ export function withStoreFaults(store: Store, faults: StoreFaults): Store {
       guard(logs ? ['creditTopUp', 'recordTransaction'] : ['creditTopUp'], credit.clientId, () => store.creditTopUp(credit)),
     close: () => store.close(),
   };
-  const { recordTransaction, listTransactions } = store;
+  const { recordTransaction, listTransactions, confirmRepeat } = store;
+  // The confirmation of a served repeat is not one of the operations a fault names: it passes as it is.
+  if (confirmRepeat) wrapped.confirmRepeat = (confirmation) => confirmRepeat.call(store, confirmation);
   if (recordTransaction) wrapped.recordTransaction = (record) => guard(['recordTransaction'], record.clientId, () => recordTransaction.call(store, record));
   if (listTransactions) wrapped.listTransactions = (clientId) => guard(['listTransactions'], clientId, () => listTransactions.call(store, clientId));
   for (const name of ['hasCredit', 'reverseTopUp', 'hasProcessedEvent', 'markEventProcessed', 'acquireLock', 'releaseLock'] as const) {

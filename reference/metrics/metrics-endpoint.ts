@@ -2,8 +2,8 @@
 import type { RequestListener } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
-import type { GateHooks } from '../gate/events.ts';
-import { routerPath } from './router-path.ts';
+import type { GateHooks } from '../gate/index.ts';
+import { routerPath } from '../adapters/router-path.ts';
 
 /** The endpoint: its path, the hooks the gate feeds, and the text it serves. */
 export interface MetricsEndpoint {
@@ -26,7 +26,7 @@ const NEEDED_FOR = 'the metrics endpoint (metricsPath, --metrics-path)';
 
 /** Loads prom-client (an optional package) and creates the metrics served at `path`. */
 export async function createMetricsEndpoint(path: string): Promise<MetricsEndpoint> {
-  const { createPrometheusHooks } = await withOptionalPackage('prom-client', NEEDED_FOR, () => import('../metrics/prometheus.ts'));
+  const { createPrometheusHooks } = await withOptionalPackage('prom-client', NEEDED_FOR, () => import('./prometheus.ts'));
   const hooks = createPrometheusHooks();
   return { path, hooks, render: () => hooks.metrics(), contentType: hooks.contentType };
 }

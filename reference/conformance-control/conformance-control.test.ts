@@ -4,7 +4,7 @@ import { MemoryStore } from '../stores/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 import { ConformanceControl, controlPathTaken, parseFaultSpec, RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';
-import { loadServerConfig } from './server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { HANDLED_PATH, REQUEST_ID_HEADER } from './handler-runs.ts';
 import { StoreFaults } from './store-faults.ts';
 

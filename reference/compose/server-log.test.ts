@@ -7,9 +7,9 @@ import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { ScriptedStore } from '../testing/scripted-store.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { loadServerConfig, type ServerConfig } from './server-config.ts';
+import { loadServerConfig, type ServerConfig } from './engine-config.ts';
 import { createServerLog, failureCode, failureLine } from './server-log.ts';
-import { startReferenceServer } from './start-server.ts';
+import { startReferenceServer } from '../server/start-server.ts';
 
 /** An error as a Stripe connection failure looks: a code on the cause only. */
 function wrapped(): Error {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { Store } from '../stores/store.ts';
-import type { StoreConfig } from './server-config.ts';
+import type { StoreConfig } from './engine-config.ts';
 
 /** Creates (and for Redis and Postgres connects) the configured store; only that store's driver is loaded. */
 export async function buildStore(config: StoreConfig): Promise<Store> {
@@ -23,6 +23,8 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
         ...(config.cluster ? { cluster: { rootNodes: config.cluster.map((node) => ({ url: node.includes('://') ? node : `redis://${node}` })) } } : {}),
         ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
         ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
+        ...(config.logRetentionSeconds ? { logRetentionSeconds: config.logRetentionSeconds } : {}),
+        ...(config.maxTransactionsPerClient ? { maxTransactionsPerClient: config.maxTransactionsPerClient } : {}),
       });
     case 'postgres':
       return (await withOptionalPackage('pg', 'the Postgres store', () => import('../stores/postgres-store.ts'))).PostgresStore.connect({

@@ -1,10 +1,11 @@
 // `credit402 reconcile [--dry-run] [--since ISO] [--config F] [--profile F] [--store K] [--stripe-api URL]`: credits lost top-ups.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts';
-import { formatReport, reconcile } from './reconcile.ts';
-import { buildStore } from '../server/build-store.ts';
-import { loadServerConfig } from '../server/server-config.ts';
+import { stripeProcessor } from '../credit402.ts';
+import { stripeApiBase } from '../processor/stripe-processor.ts';
+import { formatReport, reconcile } from '../reconcile/reconcile.ts';
+import { buildStore } from '../compose/build-store.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 
 const USAGE = `usage: credit402 reconcile [options]
   --dry-run          report succeeded top-ups the store has not credited, change nothing
@@ -43,10 +44,11 @@ async function reconcileOnce(args: string[]): Promise<number> {
   if (config.stripeApi === 'embedded') {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'reconcile needs a real Stripe API: --stripe-api stripe (with STRIPE_SECRET_KEY) or the URL of a running emulator');
   }
-  const api = config.stripeApi === 'stripe' ? undefined : new URL(config.stripeApi);
-  const processor = new StripeProcessor({
-    secretKey: config.stripeSecretKey,
-    ...(api ? { api: stripeApiBase(api) } : {}),
+  const processor = stripeProcessor({
+    stripeSecretKey: config.stripeSecretKey,
+    customerMetadataKey: config.customerMetadataKey,
+    stripeTimeoutMs: config.stripeTimeoutMs,
+    ...(config.stripeApi === 'stripe' ? {} : { stripeApi: stripeApiBase(config.stripeApi) }),
   });
   const store = await buildStore(config.store);
   try {

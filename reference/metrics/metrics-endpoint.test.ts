@@ -1,11 +1,11 @@
 // The reference server's metrics endpoint (metricsPath) on every framework: paid requests through the emulator, then a scrape.
 import { describe, expect, it } from 'vitest';
-import { loadServerConfig } from './server-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 import { scrapeMetrics, total } from '../testing/scrape-metrics.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import type { Framework } from './server-config.ts';
+import type { Framework } from '../compose/engine-config.ts';
 
 const WEATHER = 'GET /api/weather';
 

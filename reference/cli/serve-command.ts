@@ -1,17 +1,23 @@
-// `credit402 serve [--profile F] [--config F] [--store K] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
+// `credit402 serve [--profile F] [--config F] [--store K] [--redis-… N] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { banner } from './banner.ts';
-import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from './server-config.ts';
-import { startReferenceServer, type ServerInjections } from './start-server.ts';
-import type { LogLevel } from './server-log.ts';
+import { closeOnSignal, startFailure } from './command-lifecycle.ts';
+import { banner } from '../server/banner.ts';
+import { fileNamesFramework, installedFramework } from '../server/installed-framework.ts';
+import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from '../compose/engine-config.ts';
+import { startReferenceServer, type ServerInjections } from '../server/start-server.ts';
+import type { LogLevel } from '../compose/server-log.ts';
 
 const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
   --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379; a Redis Cluster: CREDIT402_REDIS_CLUSTER=host:port,…)
                      | postgres (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; CREDIT402_PG_SCHEMA)
-  --framework NAME   fastify | express | http (plain node:http)
+  --redis-log-retention-seconds N
+                     the Redis store's log keeps entries N seconds (default 3600); or CREDIT402_REDIS_LOG_RETENTION_SECONDS
+  --redis-max-transactions-per-client N
+                     the Redis store's log keeps N entries per client (default 1000); or CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT
+  --framework NAME   fastify | express | http (plain node:http); default: fastify if installed, else express
   --gating MODE      table (default: the gate's route table) | per-route (each gated route declared with the
                      framework's per-route form, its router decides what matched; fastify and express)
   --port N           listening port (0 picks a free one)
@@ -43,12 +49,7 @@ export async function serveCommand(args: string[], injected: ServerInjections = 
   try {
     return await serve(args, injected);
   } catch (error: unknown) {
-    if (error instanceof Credit402ConfigError) {
-      console.error(`credit402: configuration error ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    console.error('credit402: the reference server could not start:', error);
-    return 1;
+    return startFailure('the reference server', USAGE, error);
   }
 }
 
@@ -67,6 +68,8 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       'conformance-control': { type: 'boolean' },
       'metrics-path': { type: 'string' },
       'log-level': { type: 'string' },
+      'redis-log-retention-seconds': { type: 'string' },
+      'redis-max-transactions-per-client': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -74,19 +77,27 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
     console.log(USAGE);
     return 0;
   }
-  const env = { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) };
+  // The store flags act as their variables, so that the store's own settings from the environment still apply.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(values.store ? { CREDIT402_STORE: values.store } : {}),
+    ...(values['redis-log-retention-seconds'] ? { CREDIT402_REDIS_LOG_RETENTION_SECONDS: values['redis-log-retention-seconds'] } : {}),
+    ...(values['redis-max-transactions-per-client'] ? { CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT: values['redis-max-transactions-per-client'] } : {}),
+  };
+  const chosen = overrides(values);
+  // No framework named (flag, CREDIT402_FRAMEWORK, --config or --profile file): the installed one, not the embedded default.
+  if (chosen.framework === undefined && !env.CREDIT402_FRAMEWORK && !fileNamesFramework(values.config) && !fileNamesFramework(values.profile)) {
+    chosen.framework = await installedFramework();
+    console.log(`credit402: framework ${chosen.framework} (${chosen.framework === 'fastify' ? 'installed' : 'fastify is not installed'}; --framework to choose)`);
+  }
   const config = loadServerConfig({
     ...(values.profile ? { profilePath: values.profile } : {}),
     ...(values.config ? { configPath: values.config } : {}),
     env,
-    overrides: overrides(values),
+    overrides: chosen,
   });
   const server = await startReferenceServer(config, injected);
   console.log(banner(config, server));
-  const stop = (): void => {
-    server.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignal(server);
   return undefined;
 }

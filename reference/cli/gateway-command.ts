@@ -1,8 +1,8 @@
 // `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL] [--metrics-path P]`: the gateway's command line.
 import { parseArgs } from 'node:util';
-import { Credit402ConfigError } from '../config/config-error.ts';
+import { closeOnSignal, startFailure } from './command-lifecycle.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
-import type { GatewayConfig } from './gateway-config.ts';
+import type { GatewayConfig } from '../gateway/gateway-config.ts';
 
 const USAGE = `usage: credit402 gateway --upstream URL [options]
   --upstream URL     base URL of the service behind the gateway (or "upstream" in --config, or CREDIT402_UPSTREAM)
@@ -45,12 +45,7 @@ export async function gatewayCommand(args: string[]): Promise<number | undefined
   try {
     return await gateway(args);
   } catch (error: unknown) {
-    if (error instanceof Credit402ConfigError) {
-      console.error(`credit402: configuration error ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    console.error('credit402: the gateway could not start:', error);
-    return 1;
+    return startFailure('the gateway', USAGE, error);
   }
 }
 
@@ -75,7 +70,7 @@ async function gateway(args: string[]): Promise<number | undefined> {
     console.log(USAGE);
     return 0;
   }
-  const { loadGatewayConfig } = await import('./gateway-config.ts');
+  const { loadGatewayConfig } = await import('../gateway/gateway-config.ts');
   const env = { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) };
   const config = loadGatewayConfig({
     ...(values.profile ? { profilePath: values.profile } : {}),
@@ -83,15 +78,11 @@ async function gateway(args: string[]): Promise<number | undefined> {
     env,
     overrides: overrides(values),
   });
-  const { startGateway } = await withOptionalPackage('fastify', 'the gateway', () => import('./start-gateway.ts'));
+  const { startGateway } = await withOptionalPackage('fastify', 'the gateway', () => import('../gateway/start-gateway.ts'));
   const running = await startGateway(config);
   const routes = Object.entries(config.routes).map(([key, route]) => `  ${key}  ${route.amount} units ${route.currency ?? 'usd'}`);
   const metrics = running.metricsUrl === undefined ? [] : [`metrics: ${running.metricsUrl}`];
   console.log([`credit402 gateway listening on ${running.url}`, `upstream: ${config.upstream} (timeout ${config.upstreamTimeoutMs} ms)`, `health: ${running.url}${config.healthPath}`, ...metrics, 'gated routes:', ...routes].join('\n'));
-  const stop = (): void => {
-    running.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignal(running);
   return undefined;
 }

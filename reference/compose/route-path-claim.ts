@@ -1,5 +1,5 @@
 // Which configured route key claims a path: the server's own endpoints (webhook, metrics) may not sit under a route.
-import { matchesPattern, parsePattern } from '../gate/route-pattern.ts';
+import { matchesRoutePattern, parseRoutePattern } from '../gate/index.ts';
 
 /**
  * The first of `keys` ("METHOD /path") whose path is `path` or, for a pattern key (CR-4.11), matches it (CR-4.12),
@@ -13,8 +13,8 @@ export function routeClaimingPath(keys: readonly string[], path: string, method?
     const keyPath = key.slice(space + 1);
     if (keyPath === path) return true;
     try {
-      const segments = parsePattern(key, keyPath);
-      return segments !== undefined && matchesPattern(segments, path);
+      const segments = parseRoutePattern(key, keyPath);
+      return segments !== undefined && matchesRoutePattern(segments, path);
     } catch {
       return false;
     }

@@ -1,6 +1,6 @@
 // Unit tests for waiting on pending gate decisions before the store is closed.
 import { describe, expect, it } from 'vitest';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate } from '../gate/index.ts';
 import { trackInFlight } from './in-flight.ts';
 
 function slowGate(): { gate: Gate; finish: () => void } {

@@ -1,6 +1,5 @@
 // Counts the gate decisions under way, so the server can wait for them before closing the store.
-import type { GateDecision } from '../gate/decision.ts';
-import type { Gate } from '../gate/gate.ts';
+import type { Gate, GateDecision } from '../gate/index.ts';
 
 /** A gate that tracks its pending `handle` calls, and a way to wait until none is left. */
 interface TrackedGate {

@@ -1,0 +1,68 @@
+// Test helper of the examples' tests: an emulator for the file's tests, and the examples run as their own processes against it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type RunningEmulator, startEmulator } from 'credit402-stripe-emulator';
+import { SOURCE_NODE_OPTIONS } from '../reference/testing/kit.ts';
+
+/** This folder. */
+export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
+
+/** The examples' default test keys (the emulator accepts any test key). */
+export const KEYS = { publishable: 'pk_test_example', secret: 'sk_test_example' };
+
+/** The processes of one test file: started against the file's emulator, stopped after each test. */
+export interface ExampleProcesses {
+  /** The emulator of the file's tests (started before them). */
+  readonly emulator: RunningEmulator;
+  /** Starts `command` in `cwd` with the emulator's URL in STRIPE_API_BASE. */
+  start(command: string, args: string[], cwd: string, env?: Record<string, string>): ChildProcess;
+  /** Runs an example with plain `node` (the repository resolves `credit402` to its TypeScript sources, hence the source options). */
+  run(file: string, args?: string[], env?: Record<string, string>): ChildProcess;
+}
+
+/** Registers the emulator and the clean-up hooks of a test file; call it at the file's top level. */
+export function useExampleProcesses(): ExampleProcesses {
+  let emulator: RunningEmulator | undefined;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    emulator = await startEmulator();
+  });
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGTERM');
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  const processes: ExampleProcesses = {
+    get emulator(): RunningEmulator {
+      if (emulator === undefined) throw new Error('the emulator starts before the tests: use it inside a test');
+      return emulator;
+    },
+    start(command, args, cwd, env = {}) {
+      const child = spawn(command, args, { cwd, env: { ...process.env, STRIPE_API_BASE: processes.emulator.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      return child;
+    },
+    run(file, args = [], env = {}) {
+      return processes.start(process.execPath, [...SOURCE_NODE_OPTIONS, join(EXAMPLES, file), ...args], EXAMPLES, env);
+    },
+  };
+  return processes;
+}
+
+/** The URL a server example prints once it listens (`listening on http://…`); rejects when it exits first. */
+export function listeningUrl(child: ChildProcess): Promise<string> {
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(out);
+      if (found) resolve((found[1] as string).replace(/\/$/, ''));
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
+  });
+}

@@ -1,0 +1,184 @@
+// One fault-load run on one store: the reference server behind a faulty link to Redis or PostgreSQL, paid for by retrying clients, then judged.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EmulatorControl, startEmulator } from 'credit402-stripe-emulator';
+import { freePort } from 'credit402-stripe-emulator/free-port';
+import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
+import { Random } from '../crash-test/random.ts';
+import { redeliverPending } from '../crash-test/recovery.ts';
+import { deriveClientId } from '../protocol/identity.ts';
+import { buildStore } from '../compose/build-store.ts';
+import { loadServerConfig, type StoreConfig } from '../compose/engine-config.ts';
+import { startReferenceServer } from '../server/start-server.ts';
+import { provisionPostgres } from '../testing/postgres.ts';
+import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
+import { FaultyLink, type LinkFaults } from './faulty-link.ts';
+import { checkMoney, type MoneyVerdict } from './money-check.ts';
+import { newOperation, runOperation, type LoadClient, type Operation } from './workload.ts';
+
+/** The stores the fault load runs on: those reached over a network link. */
+export const FAULT_LOAD_STORES = ['redis', 'postgres'] as const;
+export type FaultLoadStore = (typeof FAULT_LOAD_STORES)[number];
+
+/** How long and how hard one run loads its store. */
+export interface FaultLoadOptions {
+  seconds: number;
+  workers: number;
+  seed: number;
+}
+
+/** What one run did and found. */
+export interface FaultLoadReport {
+  store: FaultLoadStore;
+  framework: 'fastify' | 'express';
+  operations: number;
+  firstPayments: number;
+  attempts: number;
+  cut: number;
+  unavailable: number;
+  answered: Record<string, number>;
+  faults: LinkFaults;
+  verdict: MoneyVerdict;
+  wallMs: number;
+}
+
+const KEYS = { publishable: 'pk_test_credit402faultload', secret: 'sk_test_credit402faultload' };
+const WEATHER = 'GET /api/weather';
+const TRANSLATE = 'POST /api/translate';
+/** Attempts an operation may take before it counts as never answered (each retried cut or 503 is one). */
+const MAX_ATTEMPTS = 200;
+/** Operations of one run at most: the server's handled route remembers the last 10000 request ids. */
+const MAX_OPERATIONS = 8_000;
+
+/** The store behind the link: the server's config (through the link) and the checker's (direct), and its clean-up. */
+async function prepareStore(kind: FaultLoadStore, linkPort: () => number): Promise<{ target: { host: string; port: number }; proxied(): StoreConfig; direct: StoreConfig; release(): Promise<void> }> {
+  if (kind === 'redis') {
+    const url = new URL(redisUrlFromEnv());
+    const keyPrefix = `credit402-fault-load:${randomUUID()}:`;
+    const proxiedUrl = (): string => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(linkPort()) }).toString();
+    return {
+      target: { host: url.hostname, port: Number(url.port || 6379) },
+      proxied: () => ({ kind, url: proxiedUrl(), keyPrefix }),
+      direct: { kind, url: url.toString(), keyPrefix },
+      release: async () => void (await deleteKeys(url.toString(), keyPrefix)),
+    };
+  }
+  const postgres = await provisionPostgres();
+  const url = new URL(postgres.url);
+  const proxiedUrl = (): string => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(linkPort()) }).toString();
+  return {
+    target: { host: url.hostname, port: Number(url.port || 5432) },
+    proxied: () => ({ kind, url: proxiedUrl(), schema: postgres.schema }),
+    direct: { kind, url: postgres.url, schema: postgres.schema },
+    release: () => postgres.release(),
+  };
+}
+
+/** A new card's client: its id as the server derives it (HMAC of the fingerprint, CR-10.1) and a first payment method. */
+async function newClient(emulatorUrl: string, serverSecret: string): Promise<{ client: LoadClient; paymentMethodId: string }> {
+  const cardNumber = uniqueCardNumber();
+  const method = await createPaymentMethod(emulatorUrl, KEYS, cardNumber);
+  return { client: { clientId: deriveClientId(method.fingerprint, serverSecret), cardNumber }, paymentMethodId: method.paymentMethodId };
+}
+
+/** Arms one random fault on the link every 20–150 ms until `stopped()`: held requests or replies (often past the store bound), cuts, lost replies, stalls. */
+async function injectFaults(link: FaultyLink, rng: Random, stopped: () => boolean): Promise<void> {
+  const choose = (n: number): number => rng.int(0, n - 1);
+  while (!stopped()) {
+    await sleep(rng.int(20, 150));
+    const roll = rng.next();
+    if (roll < 0.25) link.hold('down', rng.int(50, 1_500), choose);
+    else if (roll < 0.5) link.hold('up', rng.int(50, 1_500), choose);
+    else if (roll < 0.65) link.cut(choose);
+    else if (roll < 0.8) link.loseReplies(rng.int(100, 800), choose);
+    else if (roll < 0.85) link.stall(rng.int(200, 1_500));
+  }
+}
+
+/** Runs the fault load on `kind` for `options.seconds`, then lets every operation finish with the faults off and judges the money. */
+export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptions, log: (line: string) => void): Promise<FaultLoadReport> {
+  const started = Date.now();
+  const rng = new Random(options.seed);
+  let link: FaultyLink | undefined;
+  const store = await prepareStore(kind, () => link?.port ?? 0);
+  link = new FaultyLink(store.target);
+  await link.start();
+  const emulator = await startEmulator({ port: 0 });
+  const control = new EmulatorControl(emulator.controlUrl);
+  const secret = `whsec_${randomBytes(16).toString('hex')}`;
+  // One store on each framework in every run, which one by the seed.
+  const framework = (options.seed + FAULT_LOAD_STORES.indexOf(kind)) % 2 === 0 ? 'fastify' : 'express';
+  const config = loadServerConfig({
+    overrides: {
+      host: '127.0.0.1', port: await freePort(), framework, stripeApi: emulator.url, store: store.proxied(), stripeWebhookSecret: secret,
+      conformanceControl: true, newPaymentRateLimit: false, stripeSecretKey: KEYS.secret, stripePublishableKey: KEYS.publishable,
+    },
+  });
+  const server = await startReferenceServer(config);
+  const reader = await buildStore(store.direct);
+  const ops: Operation[] = [];
+  try {
+    await control.registerWebhook(server.webhookUrl ?? '', secret);
+    const base = new URL(server.url);
+    // Funded clients, paid for with the faults off: a balance in dollars (the weather route) and one in euros (translate).
+    const clients: LoadClient[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { client, paymentMethodId } = await newClient(emulator.url, config.serverSecret);
+      const euros = await createPaymentMethod(emulator.url, KEYS, client.cardNumber);
+      clients.push(client);
+      ops.push(newOperation(WEATHER, client, { paymentMethodId, topUpAmount: 1_000_000 }, paymentMethodId));
+      ops.push(newOperation(TRANSLATE, client, { paymentMethodId: euros.paymentMethodId, topUpAmount: 1_000_000 }, euros.paymentMethodId));
+    }
+    await Promise.all(ops.map((op) => runOperation(op, base, rng, MAX_ATTEMPTS)));
+    log(`  ${kind} (${framework}): ${clients.length} clients funded; faults on for ${options.seconds} s`);
+    const deadline = Date.now() + options.seconds * 1_000;
+    const stopped = (): boolean => Date.now() >= deadline;
+    const faults = injectFaults(link, rng, stopped);
+    const worker = async (): Promise<void> => {
+      while (!stopped() && ops.length < MAX_OPERATIONS) {
+        const op = await nextOperation(rng, clients, emulator.url, config.serverSecret);
+        ops.push(op);
+        await runOperation(op, base, rng, MAX_ATTEMPTS);
+      }
+    };
+    await Promise.all([faults, ...Array.from({ length: options.workers }, worker)]);
+    const { redelivered } = await redeliverPending(control);
+    log(`  ${kind}: faults off, every operation answered for good; ${redelivered} webhook events redelivered`);
+    const verdict = await checkMoney(reader, base, ops, (await redeliverPending(control)).events);
+    return report(kind, framework, ops, link.faults, verdict, started);
+  } finally {
+    await server.close();
+    await reader.close();
+    await link.close();
+    await emulator.close();
+    await store.release();
+  }
+}
+
+/** The next operation: mostly spends of a funded balance; a first payment of a new card or a top-up of a known one now and then. */
+async function nextOperation(rng: Random, clients: LoadClient[], emulatorUrl: string, serverSecret: string): Promise<Operation> {
+  const roll = rng.next();
+  if (roll < 0.08) {
+    const { client, paymentMethodId } = await newClient(emulatorUrl, serverSecret);
+    return newOperation(WEATHER, client, { paymentMethodId }, paymentMethodId);
+  }
+  const client = rng.pick(clients);
+  if (roll < 0.14) {
+    const method = await createPaymentMethod(emulatorUrl, KEYS, client.cardNumber);
+    return newOperation(WEATHER, client, { paymentMethodId: method.paymentMethodId, topUpAmount: 60_000 }, method.paymentMethodId);
+  }
+  return newOperation(roll < 0.3 ? TRANSLATE : WEATHER, client, { clientId: client.clientId });
+}
+
+function report(store: FaultLoadStore, framework: 'fastify' | 'express', ops: readonly Operation[], faults: LinkFaults, verdict: MoneyVerdict, started: number): FaultLoadReport {
+  const answered: Record<string, number> = {};
+  for (const op of ops) {
+    const key = op.final === undefined ? 'none' : [op.final.status, op.final.errorCode].filter((part) => part !== undefined).join(' ');
+    answered[key] = (answered[key] ?? 0) + 1;
+  }
+  const sum = (pick: (op: Operation) => number): number => ops.reduce((total, op) => total + pick(op), 0);
+  return {
+    store, framework, operations: ops.length, firstPayments: ops.filter((op) => op.paymentMethodId !== undefined).length,
+    attempts: sum((op) => op.attempts), cut: sum((op) => op.cut), unavailable: sum((op) => op.unavailable), answered, faults, verdict, wallMs: Date.now() - started,
+  };
+}

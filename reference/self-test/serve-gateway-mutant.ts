@@ -1,0 +1,36 @@
+// Serves the reference gateway with one bug, built from its public options (a doctored store, a forwarding option): a deliberately broken gateway target.
+import { loadGatewayConfig, type GatewayConfig } from '../gateway/gateway-config.ts';
+import { startGateway } from '../gateway/start-gateway.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { Store } from '../stores/store.ts';
+
+/** The gateway's upstream timeout: the kit's stalled upstream is answered 504 well within the kit's wait. */
+const UPSTREAM_TIMEOUT_MS = 3000;
+
+/** What a gateway mutant changes: gateway options (e.g. `forwardPaymentHeader`) and a doctored store. */
+export interface GatewayMutation {
+  options?: Partial<GatewayConfig>;
+  wrapStore?: (store: Store) => Store;
+}
+
+/**
+ * Starts the mutant as a conformance target of the `gateway` capability: profile from CREDIT402_PROFILE, port from
+ * PORT, Stripe API from STRIPE_API_BASE, upstream from CREDIT402_UPSTREAM_URL (what `--target-cmd` provides with
+ * `--declare capabilities=gateway`), a fresh memory store.
+ */
+export async function serveGatewayMutant(name: string, mutation: GatewayMutation): Promise<void> {
+  const profilePath = process.env.CREDIT402_PROFILE;
+  const upstream = process.env.CREDIT402_UPSTREAM_URL;
+  if (!profilePath || !upstream) throw new Error(`mutant ${name}: CREDIT402_PROFILE or CREDIT402_UPSTREAM_URL is not set; start it with --target-cmd and --declare capabilities=gateway`);
+  const config = loadGatewayConfig({
+    profilePath,
+    env: process.env,
+    overrides: { upstream, host: '127.0.0.1', upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, ...mutation.options },
+  });
+  const memory = new MemoryStore();
+  const running = await startGateway(config, { store: mutation.wrapStore ? mutation.wrapStore(memory) : memory });
+  console.log(`mutant ${name} listening on ${running.url} in front of ${upstream} (Stripe API ${config.stripeApi})`);
+  const stop = (): void => void running.close().finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
