@@ -1,7 +1,7 @@
 // Fastify 5 plugin: hooks that run after Fastify's router, body parsing and validation, and decide on the route the router matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ambiguousTarget, createRouterAgreement, type GatedRoute, readRequestTarget, type ServeDecision } from '../gate/index.ts';
+import { ambiguousTarget, createRouterAgreement, type GatedRoute, readRequestTarget, type ServeDecision, type ServeOutcome } from '../gate/index.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import type { Credit402FastifyOptions } from './fastify-plugin-type.ts';
 import { createRoutePricing, routeForMethod, type PricedMethods } from './fastify-route-pricing.ts';
@@ -109,10 +109,8 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
   });
   // The answer is sent: report its status to the engine (a handler that threw was answered by Fastify's error handler).
   fastify.addHook('onResponse', (request, reply, done) => {
-    const settle = (request as SettlingRequest)[SETTLE];
-    if (settle === undefined) return done();
-    (request as SettlingRequest)[SETTLE] = undefined;
-    settle({ status: reply.statusCode }).then(() => done(), done);
+    if ((request as SettlingRequest)[SETTLE] === undefined) return done();
+    credit402Settle(request, { status: reply.statusCode }).then(() => done(), done);
   });
 };
 
@@ -128,9 +126,27 @@ const plugin: FastifyPluginAsync<Credit402FastifyOptions> = async (fastify, { ga
  * The paid decision (challenge, payment, deduction) is made in preHandler, once Fastify has parsed and validated the
  * body: what Fastify refuses before the handler (400, 413, 415, a schema's 400) is never charged (spec CR-4.7), and
  * a hook of the application that may refuse a request should be added before the plugin, so that it runs first.
- * A paid request's PaymentResponse is on `request.credit402`, and its final status is reported to the gate.
+ * A paid request's PaymentResponse is on `request.credit402`, and its final status is reported to the gate (or the
+ * outcome the application reports earlier with {@link credit402Settle}).
  */
 export const credit402Fastify = fp(plugin, { fastify: '5.x', name: 'credit402' });
+
+/** What settling a request that owes nothing resolves: one resolved promise, shared. */
+const NOTHING_TO_SETTLE: Promise<void> = Promise.resolve();
+
+/**
+ * Settles a paid request now with `outcome`, instead of with its answer's status once the answer is sent: for a proxy
+ * whose upstream gave no answer (`{ status: 502 | 504, upstreamFailed: true }`), which gives the whole deduction back
+ * (spec CR-15.3), or a handler that knows its own outcome early. The request is settled once: later settlements, and
+ * the plugin's own when the answer is sent, do nothing. Resolves at once for a request that was not paid (no
+ * `request.credit402`) or is settled already; never rejects (a store failure is reported to the gate's `onError`).
+ */
+export function credit402Settle(request: FastifyRequest, outcome: ServeOutcome): Promise<void> {
+  const settle = (request as SettlingRequest)[SETTLE];
+  if (settle === undefined) return NOTHING_TO_SETTLE;
+  (request as SettlingRequest)[SETTLE] = undefined;
+  return settle(outcome);
+}
 
 /**
  * Fastify's `frameworkErrors` option for apps with the plugin (`Fastify({ frameworkErrors: credit402FrameworkErrors })`).

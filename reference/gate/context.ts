@@ -29,6 +29,8 @@ export interface GateContext {
   requestIdTtlMs: number;
   /** How long a claim of a request id's repeat holds unconfirmed (CR-6.9), in ms: {@link repeatLeaseMs} of the store bound. */
   repeatLeaseMs: number;
+  /** The current time as ISO 8601 text, for the dates of records (the gate's own clock, iso-clock.ts). */
+  isoNow: () => string;
   /** Whether a served request's price goes back when its handler fails (`refundOnHandlerError`). */
   refundOnHandlerError: boolean;
   /** Hands lifecycle events to the `hooks` option (a no-op without hooks); never throws. */

@@ -4,6 +4,7 @@ import { parsePaymentHeader } from '../protocol/payment-payload.ts';
 import { PaymentError } from '../processor/processor.ts';
 import { payByCard } from './card-payment.ts';
 import { forRequest, repeatLeaseMs, type GateContext, type GatedRoute } from './context.ts';
+import { createIsoClock } from './iso-clock.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { withStoreDeadlines } from '../stores/store-deadline.ts';
@@ -71,6 +72,7 @@ export function createGate(options: GateOptions): Gate {
     lock,
     requestIdTtlMs,
     repeatLeaseMs: repeatLeaseMs(storeTimeoutMs),
+    isoNow: createIsoClock(),
     refundOnHandlerError,
     emit,
   };

@@ -16,18 +16,6 @@ interface Spender {
   requestId?: string | undefined;
 }
 
-let lastMs = 0;
-let lastIso = '';
-
-/** The current time as an ISO string, made once per millisecond: many paid requests share one under load. */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastIso = new Date(now).toISOString();
-  }
-  return lastIso;
-}
 
 /** The answer to a request id already spent on another request, or already repeated once (CR-6.9). */
 const REQUEST_ID_SPENT = 'Invalid payment header: requestId was already used for another request, or its retry was already served';
@@ -64,7 +52,7 @@ export async function spendBalance(
   const { clientId, requestId } = spender;
   const deduction: Deduction = { clientId, currency: route.currency, amount: route.amount };
   if (store.recordTransaction) {
-    deduction.record = { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: isoNow(), resource: route.key };
+    deduction.record = { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: ctx.isoNow(), resource: route.key };
   }
   if (requestId !== undefined) {
     deduction.request = { id: requestId, fingerprint: fingerprintOf(route), ttlMs: ctx.requestIdTtlMs };

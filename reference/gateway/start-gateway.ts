@@ -1,4 +1,4 @@
-// The gateway: Fastify with the gate in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (node:http towards the upstream).
+// The gateway: Fastify with the gate's plugin in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (node:http towards the upstream).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +7,9 @@ import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
-import { ambiguousTarget, readRequestTarget, routerTarget, type Gate, type ServeDecision } from '../gate/index.ts';
+import { credit402Fastify, credit402FrameworkErrors, credit402Settle } from '../adapters/fastify.ts';
+import { routerTarget, type Gate } from '../gate/index.ts';
+import { HEADERS } from '../protocol/constants.ts';
 import type { Store } from '../stores/store.ts';
 import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { mountControlFastify } from '../conformance-control/fastify-control.ts';
@@ -37,9 +39,6 @@ export interface GatewayInjections {
 
 /** Proxy headers the gateway sets itself. */
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
-
-/** The paid request's gate decision, kept until its answer is finished. */
-const served = new WeakMap<FastifyRequest, ServeDecision>();
 
 function gatewayError(reply: FastifyReply, status: 502 | 504): void {
   if (reply.sent || reply.raw.headersSent) {
@@ -102,10 +101,12 @@ function proxyErrorAnswer(error: FastifyError, _request: FastifyRequest, reply: 
  * control routes, when configured) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never
  * forwarded; a challenge or payment error is answered by the gate; a free request is forwarded as received (an
  * absolute-form target in origin-form); a paid request is forwarded with the path the gate matched and the query
- * (CR-4.9), so the upstream's router reads what the gate priced. Hop-by-hop headers are dropped both ways. The paid
- * decision is made once Fastify has handed the body over (preHandler): what Fastify refuses before the upstream is
- * not charged (CR-4.7). The upstream failing (502) or timing out (504), or the gateway failing to send the request,
- * gives a paid request's price back (CR-15.3); an upstream 5xx follows `refundOnHandlerError`. With `metrics` (whose
+ * (CR-4.9), so the upstream's router reads what the gate priced. Hop-by-hop headers are dropped both ways. The gate
+ * runs through the library's Fastify plugin, registered in the proxy's scope: the paid decision is made once Fastify
+ * has handed the body over (preHandler), so what Fastify refuses before the upstream is not charged (CR-4.7). The
+ * upstream failing (502) or timing out (504), or the gateway failing to send the request, settles a paid request as
+ * an upstream failure (`credit402Settle`), which gives its price back (CR-15.3); an upstream 5xx follows
+ * `refundOnHandlerError`. With `metrics` (whose
  * hooks the gate feeds), the gateway answers its path itself, never gated or forwarded, behind the bearer token
  * `metricsToken` when it is set, and counts the upstream failures.
  */
@@ -119,14 +120,12 @@ export async function buildGatewayApp(
   const { default: Fastify } = await withOptionalPackage('fastify', 'the gateway', () => import('fastify'));
   const app = Fastify({
     logger: false,
-    // A target Fastify's router cannot read is answered here: 400 when ambiguous (CR-4.10).
-    frameworkErrors: (_error, request, reply) => {
-      const reading = readRequestTarget(request.url);
-      const answer = reading.ok ? { status: 400, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { error: 'Bad Request' } } : ambiguousTarget(reading.reason);
-      void (reply as FastifyReply).code(answer.status).headers(answer.headers).send(answer.body);
-    },
+    // A target Fastify's router cannot read: the gate's 400 when ambiguous (CR-4.10), else the error handler's answer.
+    frameworkErrors: credit402FrameworkErrors,
     return503OnClosing: false,
   });
+  // Errors Fastify raises (a body stream that failed, a target its router cannot read) are answered without their message.
+  app.setErrorHandler(proxyErrorAnswer);
   const forwarder = createUpstreamForwarder(config.upstream, config.upstreamTimeoutMs);
   app.addHook('onClose', async () => forwarder.close());
   // Says the gateway is up, and nothing about what it is in front of.
@@ -151,40 +150,24 @@ export async function buildGatewayApp(
     // Bodies are streamed to the upstream as they arrive, whatever their type: nothing is parsed.
     proxy.removeAllContentTypeParsers();
     proxy.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    proxy.setErrorHandler(proxyErrorAnswer);
-    proxy.addHook('onRequest', (request, reply, done) => {
-      const reading = readRequestTarget(request.url);
-      if (reading.ok) return done();
-      const answer = ambiguousTarget(reading.reason);
-      reply.code(answer.status).headers(answer.headers).send(answer.body);
-    });
-    proxy.addHook('preHandler', async (request, reply) => {
-      const decision = await gate.handle({ method: request.method, url: request.url, paymentHeader: request.headers.payment, clientAddress: request.ip, origin: request.headers.origin });
-      if (decision.action === 'respond') return reply.code(decision.status).headers(decision.headers).send(decision.body);
-      if (decision.action === 'serve') served.set(request, decision);
-      return undefined;
-    });
-    proxy.addHook('onResponse', async (request, reply) => {
-      const decision = served.get(request);
-      served.delete(request);
-      await decision?.settle({ status: reply.statusCode });
-    });
+    // The gate through the Fastify plugin, in this scope only (health, metrics, control and webhook routes are outside
+    // it): ambiguous targets refused on arrival, the paid decision once Fastify has handed the body over.
+    await proxy.register(credit402Fastify, { gate });
     proxy.all('/*', (request, reply) => {
-      const decision = served.get(request);
+      const paid = request.credit402 !== undefined;
       let clientGone = false;
       /** No answer of the upstream reached the gateway: 502 or 504, and a paid request's price back, exactly once (CR-15.3). */
       const failed = (failure: UpstreamFailure | undefined): void => {
         const status = failure?.timedOut === true ? 504 : 502;
         metrics?.upstreamFailed(status);
-        served.delete(request);
-        const settled = decision?.settle({ status, upstreamFailed: true });
-        if (settled) void settled.finally(() => gatewayError(reply, status));
-        else gatewayError(reply, status);
+        // The deduction is given back: the answer no longer carries its payment-response.
+        reply.removeHeader(HEADERS.PAYMENT_RESPONSE);
+        void credit402Settle(request, { status, upstreamFailed: true }).finally(() => gatewayError(reply, status));
       };
       try {
         const outgoing = forwarder.send({
           method: request.method,
-          target: upstreamTarget(request.url, decision !== undefined),
+          target: upstreamTarget(request.url, paid),
           headers: upstreamHeaders(config, request),
           body: hasBody(request.headers) ? request.raw : undefined,
         }, (failure, answer) => {
@@ -201,7 +184,8 @@ export async function buildGatewayApp(
             answer.body.destroy();
             return failed(undefined);
           }
-          reply.headers(decision === undefined ? answer.headers : { ...answer.headers, ...decision.headers });
+          // The gate's headers of a paid request (set by the plugin) win over the upstream's of the same name.
+          for (const [name, value] of Object.entries(answer.headers)) if (!reply.hasHeader(name)) reply.header(name, value);
           // An HTTP/1.1 connection whose request body was not read to its end cannot carry another request.
           if (!request.raw.complete) reply.header('connection', 'close');
           void reply.send(answer.body);

@@ -22,7 +22,7 @@ export async function startHandlerAfter402(config: ServerConfig): Promise<Runnin
   const { gate, store } = await profileGate(config);
   const routes = demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers);
   const runs = new HandlerRuns();
-  const app = await buildFastifyApp(gate, routes, undefined, runs);
+  const app = await buildFastifyApp(gate, routes, { runs });
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode !== 402) return;
     const method = request.routeOptions.method === 'HEAD' ? 'GET' : request.routeOptions.method;

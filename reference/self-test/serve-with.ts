@@ -47,7 +47,7 @@ export async function serveWith(name: string, options: ServeWithOptions): Promis
   const webhook = config.stripeWebhookSecret
     ? { path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH, handler: createWebhookHandler({ store, processor: stripe }) }
     : undefined;
-  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers), webhook);
+  const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers), { webhook });
   await app.listen({ host: config.host, port: config.port });
   console.log(`${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);
   const stop = (): void => void app.close().then(() => store.close()).finally(() => process.exit(0));

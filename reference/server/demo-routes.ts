@@ -2,6 +2,7 @@
 import { compareRouteSpecificity, parseRoutePattern, type RouteSegment } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
+import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { HANDLED_PATH, type HandlerRuns } from '../conformance-control/handler-runs.ts';
 import type { ServerLog } from '../compose/server-log.ts';
 
@@ -117,6 +118,12 @@ export function demoAnswer(
 
 /** What the reference server decides for its app beside the routes (the app builders' last parameter). */
 export interface AppOptions {
+  /** The webhook endpoint, mounted when given (POST, never gated). */
+  webhook?: WebhookEndpoint | undefined;
+  /** Where the demo handlers count their runs, which the handled route reports; default: a new count. */
+  runs?: HandlerRuns | undefined;
+  /** The conformance control routes' state: the routes are mounted when given (conformance runs only). */
+  control?: ConformanceControl | undefined;
   /**
    * Mount the handled route (`GET /_conformance/handled`, harness/PROFILE.md, Handler runs), a conformance route: the
    * reference server mounts it with `conformanceControl` only. Default true, for the self-test targets that build the

@@ -5,7 +5,7 @@ import type { Gate } from '../gate/index.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
-import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { expressPath, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
@@ -26,21 +26,20 @@ export function mountControl(app: Express, control: ConformanceControl, express:
   }
 }
 
+/** What an Express app is built with besides the gate and its routes: {@link AppOptions} and the Express module. */
+export interface ExpressAppOptions extends AppOptions {
+  /** The Express module to build with (default: the installed `express`; the self-test passes Express 4). */
+  express?: ExpressModule | undefined;
+}
+
 /**
  * Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
  * count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With `control`, the conformance control
  * routes are mounted too (only for conformance runs: they inject store faults). `express` is the Express module to
  * build with (default: the installed `express`; `reference/self-test/serve-express4.ts` passes Express 4).
  */
-export function buildExpressApp(
-  gate: Gate,
-  routes: readonly DemoRoute[],
-  webhook?: WebhookEndpoint,
-  runs: HandlerRuns = new HandlerRuns(),
-  control?: ConformanceControl,
-  express: ExpressModule = express5,
-  options: AppOptions = {},
-): Express {
+export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], options: ExpressAppOptions = {}): Express {
+  const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
   const app = express();
   app.disable('x-powered-by');
   // Route exactly as the gate matches (spec CR-4.9): no case folding, no trailing-slash tolerance.

@@ -5,10 +5,9 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Gate } from '../gate/index.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
-import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
-import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { demoAnswer, mountsHandledRoute, paramsOf, type DemoRoute } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
-import { mountControl, type ExpressModule } from './express-app.ts';
+import { mountControl, type ExpressAppOptions } from './express-app.ts';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 
@@ -29,16 +28,8 @@ function declareRoute(app: Express, method: string, path: string, handlers: Requ
  * the webhook endpoint when `webhook` is given, the handled route counting `runs` (unless `options.handled` is false),
  * the control routes with `control`.
  */
-export function buildExpressPerRouteApp(
-  gate: Gate,
-  routes: readonly DemoRoute[],
-  prices: Readonly<Record<string, RouteConfig>>,
-  webhook?: WebhookEndpoint,
-  runs: HandlerRuns = new HandlerRuns(),
-  control?: ConformanceControl,
-  express: ExpressModule = express5,
-  options: AppOptions = {},
-): Express {
+export function buildExpressPerRouteApp(gate: Gate, routes: readonly DemoRoute[], prices: Readonly<Record<string, RouteConfig>>, options: ExpressAppOptions = {}): Express {
+  const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);

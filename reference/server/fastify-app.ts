@@ -4,12 +4,19 @@ import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.
 import type { Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { mountControlFastify } from '../conformance-control/fastify-control.ts';
-import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
+import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute } from './demo-routes.ts';
 import { fastifyErrorAnswers, fastifyErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 import { routeMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+
+/** What the Fastify app is built with besides the gate and its routes: {@link AppOptions}, the metrics and per-route prices. */
+export interface FastifyAppOptions extends AppOptions {
+  /** The metrics endpoint, answered by the app itself (never gated). */
+  metrics?: MetricsEndpoint | undefined;
+  /** Per-route gating: the price of each gated route, declared with the route (the gate then has no table). */
+  prices?: Readonly<Record<string, RouteConfig>> | undefined;
+}
 
 /**
  * Builds the Fastify app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
@@ -18,16 +25,8 @@ import { routeMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-e
  * spec CR-4.15), each gated demo route declares its price as `config: { credit402: prices[route.key] }` and
  * Fastify's router decides what matched; the gate then has no table.
  */
-export async function buildFastifyApp(
-  gate: Gate,
-  routes: readonly DemoRoute[],
-  webhook?: WebhookEndpoint,
-  runs: HandlerRuns = new HandlerRuns(),
-  control?: ConformanceControl,
-  metrics?: MetricsEndpoint,
-  prices?: Readonly<Record<string, RouteConfig>>,
-  options: AppOptions = {},
-): Promise<FastifyInstance> {
+export async function buildFastifyApp(gate: Gate, routes: readonly DemoRoute[], options: FastifyAppOptions = {}): Promise<FastifyInstance> {
+  const { webhook, runs = new HandlerRuns(), control, metrics, prices } = options;
   const app = Fastify({ logger: false, frameworkErrors: credit402FrameworkErrors });
   app.setErrorHandler(options.log ? fastifyErrorAnswersTo(options.log) : fastifyErrorAnswers);
   await app.register(credit402Fastify, { gate });

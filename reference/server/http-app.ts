@@ -68,20 +68,19 @@ async function route(req: GateIncomingMessage, res: ServerResponse, extras: Extr
   json(res, 404, errorBody(404));
 }
 
+/** What the node:http server is built with besides the gate and its routes: {@link AppOptions} and the metrics. */
+export interface HttpAppOptions extends AppOptions {
+  /** The metrics endpoint, answered by the server itself (never gated). */
+  metrics?: MetricsEndpoint | undefined;
+}
+
 /**
  * Builds the node:http server (not listening yet), with the webhook endpoint when `webhook` is given. The demo
  * handlers count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With `control`, the conformance
  * control routes are mounted too (only for conformance runs: they inject store faults).
  */
-export function buildHttpServer(
-  gate: Gate,
-  routes: readonly DemoRoute[],
-  webhook?: WebhookEndpoint,
-  runs: HandlerRuns = new HandlerRuns(),
-  control?: ConformanceControl,
-  metrics?: MetricsEndpoint,
-  options: AppOptions = {},
-): Server {
+export function buildHttpServer(gate: Gate, routes: readonly DemoRoute[], options: HttpAppOptions = {}): Server {
+  const { webhook, runs = new HandlerRuns(), control, metrics } = options;
   const fail = options.log ? expressErrorAnswersTo(options.log) : expressErrorAnswers;
   const extras: Extras = { webhook, runs, control, table: createRouteTable(routes), handled: mountsHandledRoute(routes, options), fail };
   return createServer(withMetricsEndpoint(metrics, (req: GateIncomingMessage, res) => {

@@ -8,14 +8,12 @@ import type { ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
 import type { Store } from '../stores/store.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
-import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import type { StoreFaults } from '../conformance-control/store-faults.ts';
-import { composeEngine } from '../compose/engine.ts';
-import { demoRoutes, type AppOptions, type WebhookEndpoint } from './demo-routes.ts';
+import { composeEngine, type Engine } from '../compose/engine.ts';
+import { demoRoutes, type AppOptions } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, type ServerConfig } from '../compose/engine-config.ts';
 import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
-import type { ServerLog } from '../compose/server-log.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
@@ -62,35 +60,33 @@ async function listenNode(server: Server, config: ServerConfig): Promise<{ url: 
   };
 }
 
+/** Builds the configured framework's app on the engine, with the demo routes, and listens. */
 async function listen(
   config: ServerConfig,
-  gate: Gate,
-  webhook: WebhookEndpoint | undefined,
-  control: ConformanceControl | undefined,
+  { gate, webhook, control, log }: Engine,
   injected: ServerInjections,
   metrics: MetricsEndpoint | undefined,
-  log: ServerLog,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes, config.failingHandlers);
   // The handled route is a conformance route: mounted with the control routes only.
-  const options: AppOptions = { handled: control !== undefined, log };
+  const options: AppOptions = { webhook, control, handled: control !== undefined, log };
   // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
   const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
     const { buildFastifyApp } = await withOptionalPackage('fastify', 'the Fastify server', () => import('./fastify-app.ts'));
-    const app = await buildFastifyApp(gate, routes, webhook, undefined, control, metrics, prices, options);
+    const app = await buildFastifyApp(gate, routes, { ...options, metrics, prices });
     await app.listen({ host: config.host, port: config.port });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
   if (config.framework === 'http') {
     const { buildHttpServer } = await import('./http-app.ts');
-    return listenNode(buildHttpServer(gate, routes, webhook, undefined, control, metrics, options), config);
+    return listenNode(buildHttpServer(gate, routes, { ...options, metrics }), config);
   }
   const express = injected.express as ExpressModule | undefined;
   const app = prices
-    ? (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-per-route.ts'))).buildExpressPerRouteApp(gate, routes, prices, webhook, undefined, control, express, options)
-    : (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'))).buildExpressApp(gate, routes, webhook, undefined, control, express, options);
+    ? (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-per-route.ts'))).buildExpressPerRouteApp(gate, routes, prices, { ...options, express })
+    : (await withOptionalPackage('express', 'the Express server (--framework express)', () => import('./express-app.ts'))).buildExpressApp(gate, routes, { ...options, express });
   return listenNode(createServer(withMetricsEndpoint(metrics, app)), config);
 }
 
@@ -137,8 +133,8 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       withoutRouteTable: config.gating === 'per-route',
       claimedRoutes: [...Object.keys(config.routes), ...config.freeRoutes],
     });
-    const { gate, webhook, control, storeFaults, reconciler } = engine;
-    const http = await listen(config, gate, webhook, control, injected, metrics, engine.log).catch(async (error: unknown) => {
+    const { gate, webhook, storeFaults, reconciler } = engine;
+    const http = await listen(config, engine, injected, metrics).catch(async (error: unknown) => {
       await engine.close(0);
       throw error;
     });
