@@ -177,5 +177,7 @@ describe('credit402.route validation', () => {
     expect(() => credit402.route({ amount: -1 })).toThrow(/^ERR_ROUTE_AMOUNT: credit402\.route\(\): amount/);
     expect(() => credit402.route({ amount: 1, currency: 'jpy' })).toThrow(expect.objectContaining({ code: 'ERR_ROUTE_CURRENCY' }));
     expect(() => credit402.route(null as unknown as RouteConfig)).toThrow(expect.objectContaining({ code: 'ERR_ROUTES' }));
+    expect(() => credit402.route(null as unknown as RouteConfig)).toThrow(/^ERR_ROUTES: credit402\.route\(\) must be an object with at least an amount$/);
+    expect(() => credit402.route({ amount: 1, description: '' })).toThrow(/^ERR_ROUTE_DESCRIPTION: credit402\.route\(\): description must be a non-empty string when given$/);
   });
 });

@@ -1,7 +1,6 @@
 // Per-route gating on Express 4/5: `credit402.route({ amount })` on a route, so the application's router decides what matched and the gate prices it.
 import type { ServerResponse } from 'node:http';
-import { Credit402ConfigError } from '../config/config-error.ts';
-import type { Gate, GatedRoute } from '../gate/index.ts';
+import { validateRouteConfig, type Gate, type GatedRoute } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { applyCredit402, applyTargetReading, type GateIncomingMessage } from './node-http.ts';
 import { keyPathOf } from './route-key-path.ts';
@@ -36,20 +35,11 @@ export interface Credit402Express {
   targetGuard(): Credit402Handler;
 }
 
-/** The key `route()` validates a configuration under before it knows the route; its name is replaced in errors. */
-const UNDECLARED_KEY = 'GET /credit402.route';
 /** How many route keys one `route()` middleware keeps priced; past that (a mount path with parameters), each request prices its own. */
 const MAX_CACHED_KEYS = 1_000;
-
-/** Validates `config` as `gate.defineRoute` does; the error names `credit402.route()` instead of a route key. */
-function validated(gate: Gate, config: RouteConfig): void {
-  try {
-    gate.defineRoute(UNDECLARED_KEY, config);
-  } catch (error) {
-    if (!(error instanceof Credit402ConfigError)) throw error;
-    const message = error.message.replace(`${error.code}: `, '').replace(`route "${UNDECLARED_KEY}"`, 'credit402.route()');
-    throw new Credit402ConfigError(error.code, message);
-  }
+/** Validates `config` with the gate's own rules, the errors naming `credit402.route()` (the route is not known yet). */
+function validated(config: RouteConfig): void {
+  validateRouteConfig(config, 'credit402.route()');
 }
 
 /** A route path in Express's syntax as a key's path: a RegExp or a list as text, characters a key cannot hold percent-encoded. */
@@ -260,7 +250,7 @@ function routeKey(req: Request, bases: Map<string, string>): string {
 export function credit402Express(gate: Gate): Credit402Express {
   return {
     route(config) {
-      validated(gate, config);
+      validated(config);
       const routes = new Map<string, GatedRoute>();
       const bases = new Map<string, string>();
       const pricedRoute = (key: string): GatedRoute => {

@@ -17,28 +17,43 @@ export interface RoutePricing {
   /**
    * The gated routes of a declaration with `config.credit402` (keys `<METHOD> <url>`, the url with its prefix and in
    * the route-key syntax when it has that shape: `/users/:id(^.+$)` is keyed `/users/:id`; see route-key-path.ts),
-   * undefined without it. Throws a Credit402ConfigError when the configuration is invalid. The HEAD
-   * route Fastify adds for a GET route shares that route's configuration and is priced as that GET route.
+   * undefined without it. Throws a Credit402ConfigError when the configuration is invalid. A HEAD route declared with
+   * the very configuration of a GET route of its url (the HEAD route Fastify exposes for a GET route shares it) is
+   * priced as that GET route, whichever of the two is declared first; any other HEAD route is priced as itself.
    */
   declare(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): PricedMethods | undefined;
 }
 
+/** What a url has had declared so far: its GET routes by configuration, and the HEAD declarations that priced HEAD as itself. */
+interface Declared {
+  gets: Map<RouteConfig, GatedRoute>;
+  heads: Array<{ config: RouteConfig; priced: Map<string, GatedRoute> }>;
+}
+
 /** The route pricing of `gate`, for one registration of the plugin. */
 export function createRoutePricing(gate: Gate): RoutePricing {
-  // Fastify declares the HEAD route of a GET route right after it, with the same `config`.
-  let lastGet: { url: string; config: RouteConfig; route: GatedRoute } | undefined;
+  const byUrl = new Map<string, Declared>();
   return {
     declare({ method, url, config: routeConfig }) {
       const config = (routeConfig as { credit402?: RouteConfig } | undefined)?.credit402;
       if (config === undefined) return undefined;
+      const declared: Declared = byUrl.get(url) ?? { gets: new Map(), heads: [] };
       const priced = new Map<string, GatedRoute>();
       const methods = [method].flat();
-      // GET first, so that a HEAD declared beside it is priced as it.
-      for (const each of [...methods.filter((name) => name !== 'HEAD'), ...methods.filter((name) => name === 'HEAD')]) {
-        const route = each === 'HEAD' && lastGet?.url === url && lastGet.config === config ? lastGet.route : gate.defineRoute(`${each} ${keyPathOf(url)}`, config);
-        priced.set(each, route);
-        if (each === 'GET') lastGet = { url, config, route };
+      for (const each of methods) if (each !== 'HEAD') priced.set(each, gate.defineRoute(`${each} ${keyPathOf(url)}`, config));
+      const get = priced.get('GET');
+      if (get !== undefined) {
+        declared.gets.set(config, get);
+        // A HEAD route declared earlier with this configuration follows this GET route from now on.
+        for (const head of declared.heads.filter((each) => each.config === config)) head.priced.set('HEAD', get);
+        declared.heads = declared.heads.filter((each) => each.config !== config);
       }
+      if (methods.includes('HEAD')) {
+        const shared = get ?? declared.gets.get(config);
+        priced.set('HEAD', shared ?? gate.defineRoute(`HEAD ${keyPathOf(url)}`, config));
+        if (shared === undefined) declared.heads.push({ config, priced });
+      }
+      byUrl.set(url, declared);
       return priced;
     },
   };

@@ -1,7 +1,7 @@
 // The adapter kit of `credit402/gate`: what an adapter for another framework reaches from the package, and the wrapper it adds.
 import { describe, expect, it } from 'vitest';
 import * as gateEntry from './index.ts';
-import { Credit402ConfigError, validateRoutes } from './index.ts';
+import { Credit402ConfigError, validateRouteConfig, validateRoutes } from './index.ts';
 
 const codeOf = (run: () => unknown): string | undefined => {
   try {
@@ -49,5 +49,11 @@ describe('validateRoutes', () => {
     expect(codeOf(() => validateRoutes({ 'GET /a/:': { amount: 1 } }))).toBe('ERR_ROUTE_PATTERN');
     expect(codeOf(() => validateRoutes({ 'GET /u/:id': { amount: 1 }, 'GET /u/:name': { amount: 1 } }))).toBe('ERR_ROUTE_CONFLICT');
     expect(codeOf(() => validateRoutes({ 'GET /u/:id': { amount: 1 }, 'POST /u/:name': { amount: 1 } }))).toBeUndefined();
+  });
+
+  it('validateRouteConfig checks one route configuration before its route is known, naming the subject it is given', () => {
+    expect(() => validateRouteConfig({ amount: 500 }, 'credit402.route()')).not.toThrow();
+    expect(() => validateRouteConfig({ amount: -1 }, 'credit402.route()')).toThrow(/^ERR_ROUTE_AMOUNT: credit402\.route\(\): amount must be/);
+    expect(() => validateRouteConfig({ amount: 1, currency: 'xyz' }, 'myRoute()')).toThrow(expect.objectContaining({ code: 'ERR_ROUTE_CURRENCY', message: expect.stringContaining('myRoute(): currency') }));
   });
 });

@@ -68,6 +68,7 @@ describe('the cors option', () => {
         'access-control-max-age': '60',
       },
       body: undefined,
+      code: 'preflight',
     });
     expect(await gate.handle({ method: 'OPTIONS', url: '/free', paymentHeader: undefined, origin: APP })).toEqual({ action: 'pass' });
   });

@@ -62,12 +62,12 @@ export function withCors(decision: GateDecision, policy: CorsPolicy, origin: str
 export function preflight(policy: CorsPolicy, origin: string | undefined, methods: readonly string[]): RespondDecision {
   const allowed = allowedOrigin(policy, origin);
   const vary: Record<string, string> = policy.origins === '*' ? {} : { vary: 'origin' };
-  if (allowed === undefined) return respond(204, vary, undefined);
+  if (allowed === undefined) return respond(204, vary, undefined, 'preflight');
   return respond(204, {
     ...vary,
     'access-control-allow-origin': allowed,
     'access-control-allow-methods': methods.join(', '),
     'access-control-allow-headers': 'payment, content-type',
     'access-control-max-age': String(policy.maxAgeSeconds),
-  }, undefined);
+  }, undefined, 'preflight');
 }

@@ -57,6 +57,13 @@ export interface RespondDecision {
   readonly headers: Readonly<Record<string, string>>;
   /** JSON body (deep-frozen). */
   readonly body: unknown;
+  /**
+   * What the answer is, in one word: `challenge` (the plain challenge), `insufficient_credits` (the insufficient-credits
+   * challenge), the error code of a payment error (`invalid_payment`, `card_declined`, … CR-8.3), `service_unavailable`,
+   * `rate_limited`, `ambiguous_request_target` or `preflight` (a CORS preflight). For logs and metrics; adapters need only
+   * `status`, `headers` and `body`.
+   */
+  readonly code: string;
 }
 
 /** A decision of the gate: a read-only value, deep-frozen when built; a prebuilt challenge is shared by every request. */

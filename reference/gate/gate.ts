@@ -130,11 +130,10 @@ export function createGate(options: GateOptions): Gate {
 function emitted(emit: Emit, route: GatedRoute, decision: GateDecision): GateDecision {
   if (emit === NO_EVENTS || decision.action !== 'respond') return decision;
   const base = { route: route.key, currency: route.currency };
-  if (decision === route.challenges.plain || decision === route.challenges.insufficient) {
-    emit({ type: 'challenge', ...base, reason: decision === route.challenges.plain ? 'plain' : 'insufficient' });
+  if (decision.code === 'challenge' || decision.code === 'insufficient_credits') {
+    emit({ type: 'challenge', ...base, reason: decision.code === 'challenge' ? 'plain' : 'insufficient' });
     return decision;
   }
-  const code: unknown = typeof decision.body === 'object' && decision.body !== null ? Reflect.get(decision.body, 'errorCode') : undefined;
-  emit({ type: 'payment_error', ...base, code: typeof code === 'string' ? code : 'unknown', status: decision.status });
+  emit({ type: 'payment_error', ...base, code: decision.code, status: decision.status });
   return decision;
 }

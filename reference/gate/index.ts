@@ -44,7 +44,7 @@ export type RequestTargetReading = ReturnType<typeof readTarget>;
 export { createRouterAgreement, routerDecidedTarget, type RouterDecision } from './route-agreement.ts';
 
 /** Route-config validation without a gate: `validateRoutes(routes)` refuses a table as `createGate` would. */
-export { validateRoutes } from './validate-routes.ts';
+export { validateRouteConfig, validateRoutes } from './validate-routes.ts';
 
 /**
  * Matching as the gate matches (CR-4.2, CR-4.8, CR-4.12, CR-4.13), for an adapter or a small router that routes requests

@@ -105,6 +105,7 @@ describe('gate with newPaymentRateLimit', () => {
       status: 429,
       headers: expect.objectContaining({ 'retry-after': '60', 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' }),
       body: { success: false, creditsRemaining: 0, clientId: '', error: expect.any(String), errorCode: 'rate_limited' },
+      code: 'rate_limited',
     });
     expect(processor.calls).toBe(calls);
     expect((await gate.handle(pay('pm_c', '10.0.0.2'))).action).toBe('serve');

@@ -228,5 +228,6 @@ export function rateLimited(retryAfterSeconds: number): RespondDecision {
     429,
     { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', vary: 'payment', 'retry-after': String(retryAfterSeconds) },
     { success: false, creditsRemaining: 0, clientId: '', error: RATE_LIMITED_MESSAGE, errorCode: RATE_LIMITED },
+    RATE_LIMITED,
   );
 }

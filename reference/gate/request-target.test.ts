@@ -99,6 +99,7 @@ describe('ambiguous request targets (CR-4.10)', () => {
         status: 400,
         headers: { 'content-type': 'application/json; charset=utf-8' },
         body: { error: AMBIGUOUS_TARGET, message: expect.stringMatching(/^Ambiguous request target: it.+/) },
+        code: AMBIGUOUS_TARGET,
       });
     }
     expect(calls).toEqual([]);

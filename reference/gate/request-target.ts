@@ -110,7 +110,7 @@ function readAnyTarget(target: string): TargetReading {
 
 /** The 400 answer to an ambiguous request target (CR-4.10): nothing is read, charged or deducted. */
 export function ambiguousTarget(reason: string): RespondDecision {
-  return respond(400, { 'content-type': 'application/json; charset=utf-8' }, { error: AMBIGUOUS_TARGET, message: `Ambiguous request target: ${reason}` });
+  return respond(400, { 'content-type': 'application/json; charset=utf-8' }, { error: AMBIGUOUS_TARGET, message: `Ambiguous request target: ${reason}` }, AMBIGUOUS_TARGET);
 }
 
 /**

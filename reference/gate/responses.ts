@@ -17,12 +17,12 @@ export interface RouteChallenges {
 }
 
 /** A deep-frozen answer given now, without calling the handler. */
-export function respond(status: number, headers: Record<string, string>, body: unknown): RespondDecision {
-  return deepFreeze<RespondDecision>({ action: 'respond', status, headers, body });
+export function respond(status: number, headers: Record<string, string>, body: unknown, code: string): RespondDecision {
+  return deepFreeze<RespondDecision>({ action: 'respond', status, headers, body, code });
 }
 
-function challengeDecision(body: PaymentRequiredResponse): RespondDecision {
-  return respond(402, { ...JSON_HEADERS, [HEADERS.PAYMENT_REQUIRED]: encodeBase64Json(body) }, body);
+function challengeDecision(body: PaymentRequiredResponse, code: 'challenge' | 'insufficient_credits'): RespondDecision {
+  return respond(402, { ...JSON_HEADERS, [HEADERS.PAYMENT_REQUIRED]: encodeBase64Json(body) }, body, code);
 }
 
 /** Builds the plain and the insufficient-credits challenge of a route, deep-frozen. */
@@ -46,7 +46,7 @@ export function buildChallenges(route: ResolvedRoute, publishableKey: string): R
     error: 'insufficient_credits',
     message: MESSAGES.INSUFFICIENT_CREDITS,
   };
-  return Object.freeze({ plain: challengeDecision(plain), insufficient: challengeDecision(insufficient) });
+  return Object.freeze({ plain: challengeDecision(plain, 'challenge'), insufficient: challengeDecision(insufficient, 'insufficient_credits') });
 }
 
 function failureBody(errorCode: ErrorCode, message: string): PaymentResponse {
@@ -55,12 +55,12 @@ function failureBody(errorCode: ErrorCode, message: string): PaymentResponse {
 
 /** A 402 payment error: PaymentResponse body with success false. */
 export function paymentError(errorCode: Exclude<ErrorCode, 'insufficient_credits' | 'service_unavailable'>, message: string): RespondDecision {
-  return respond(402, { ...JSON_HEADERS }, failureBody(errorCode, message));
+  return respond(402, { ...JSON_HEADERS }, failureBody(errorCode, message), errorCode);
 }
 
 /** A 503 answer when the store cannot be reached: the handler is not called. */
 export function serviceUnavailable(message: string): RespondDecision {
-  return respond(503, { ...JSON_HEADERS, 'retry-after': '1' }, failureBody('service_unavailable', message));
+  return respond(503, { ...JSON_HEADERS, 'retry-after': '1' }, failureBody('service_unavailable', message), 'service_unavailable');
 }
 
 /** A deep-frozen paid pass: the `payment-response` header to add, then the handler runs and the adapter calls `settle`. */

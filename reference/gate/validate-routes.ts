@@ -1,6 +1,7 @@
 // Route-config validation without a gate: the checks `createGate` makes of its `routes` option, for code that only needs them.
 import { createRouteTable } from './route-table.ts';
-import { resolveRoutes, type ResolvedRoute } from './routes.ts';
+import type { RouteConfig } from '../protocol/types.ts';
+import { checkRouteConfig, resolveRoutes, type ResolvedRoute } from './routes.ts';
 
 /**
  * Validates a route table (`{ '<METHOD> <path>': { amount, currency?, minTopUp?, maxTopUp?, description? } }`) as
@@ -14,4 +15,14 @@ export function validateRoutes(routes: unknown): ReadonlyMap<string, ResolvedRou
   const resolved = resolveRoutes(routes);
   createRouteTable(resolved.values());
   return resolved;
+}
+
+/**
+ * Validates one route configuration before the route it prices is known (per-route gating, e.g. a middleware factory
+ * such as `credit402.route(config)` called where the route is declared), as `createGate` checks a table's; throws a
+ * Credit402ConfigError naming the broken rule (`ERR_ROUTES`, `ERR_ROUTE_AMOUNT`, …), its message starting with
+ * `subject` (`credit402.route()`).
+ */
+export function validateRouteConfig(config: RouteConfig, subject: string): void {
+  checkRouteConfig(config, subject);
 }

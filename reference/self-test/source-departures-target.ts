@@ -31,7 +31,7 @@ function lenientDecode(value: string): { ok: true; value: unknown; lenient: bool
 /** b. `payload.clientId` on a payload that is not an object throws: the answer is a 500 with the stack trace. */
 function crash(payload: unknown): GateDecision {
   const { stack } = new TypeError(`Cannot read properties of ${JSON.stringify(payload)} (reading 'clientId')`);
-  return { action: 'respond', status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: stack };
+  return { action: 'respond', status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: stack, code: 'crash' };
 }
 
 /** Whether `gate` gates the request: without a payment it answers the challenge (so free and ambiguous requests are left alone). */

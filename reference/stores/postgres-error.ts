@@ -1,6 +1,7 @@
 // The Postgres store's own failures, and how it tells the server's error codes apart.
 import { LateDeductionError } from './deduction-deadline.ts';
 import { LATE_SQLSTATE } from './postgres-version3.ts';
+import { reasonOf } from './store-errors.ts';
 
 /** A failure of the Postgres store itself (not of one argument); `code` says which. */
 export class PostgresStoreError extends Error {
@@ -30,11 +31,6 @@ export function sqlStateOf(error: unknown): string | undefined {
   const code: unknown = Reflect.get(error, 'code');
   const severity: unknown = Reflect.get(error, 'severity');
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string' ? code : undefined;
-}
-
-/** The message of `error`, whatever was thrown. */
-export function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

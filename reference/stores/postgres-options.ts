@@ -1,6 +1,6 @@
 // Options of the Postgres store and their validation, checked before any connection is opened.
 import type { Pool } from 'pg';
-import { transactionTtlMsOf } from './postgres-retention.ts';
+import { transactionTtlMs } from './log-retention.ts';
 
 /** Options of {@link PostgresStore.connect}. */
 export interface PostgresStoreOptions {
@@ -30,8 +30,8 @@ export interface PostgresStoreOptions {
   /**
    * How long log records are kept, in seconds, after their `createdAt`; default 90 days (as Redis's). Older records
    * are pruned in the background, a bounded batch every 256 appends. Credited PaymentIntents, reversals and
-   * balances are kept forever (no `creditRetentionMs`). A positive safe integer, else a RangeError with code
-   * `ERR_PG_OPTION`.
+   * balances are kept forever (no `creditRetentionMs`). A positive safe integer, else a `StoreOptionError` (a
+   * RangeError) with code `ERR_PG_OPTION`.
    */
   transactionTtlSeconds?: number;
 }
@@ -98,6 +98,6 @@ export function postgresSettings(options: PostgresStoreOptions, env: NodeJS.Proc
     poolSize: positiveInteger(options.poolSize ?? DEFAULT_POOL_SIZE, 'poolSize'),
     statementTimeoutMs: positiveInteger(options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS, 'statementTimeoutMs'),
     record,
-    transactionTtlMs: transactionTtlMsOf(options.transactionTtlSeconds),
+    transactionTtlMs: transactionTtlMs(options.transactionTtlSeconds, 'PostgresStore'),
   };
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../testing/postgres.ts';
 import { PRUNE_EVERY } from './postgres-retention.ts';
-import { PostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
+import { PostgresStore, type PostgresStoreOptions, StoreOptionError } from './postgres-store.ts';
 import { deductionRecord, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 
 const url = postgresUrlFromEnv();
@@ -32,11 +32,13 @@ async function deductMany(store: PostgresStore, clientId: string, count: number)
 }
 
 describe('PostgresStore transactionTtlSeconds', () => {
-  it('refuses a value that is not a positive safe integer with a RangeError coded ERR_PG_OPTION, before connecting', async () => {
+  it('refuses a value that is not a positive safe integer with a StoreOptionError (a RangeError) coded ERR_PG_OPTION, before connecting', async () => {
+    const message = /^PostgresStore: transactionTtlSeconds must be a positive safe integer \(seconds\), got /;
     for (const transactionTtlSeconds of [0, -1, 1.5, Number.MAX_SAFE_INTEGER, '60' as unknown as number]) {
       const connecting = PostgresStore.connect({ connectionString: 'postgres://postgres@127.0.0.1:1/none', transactionTtlSeconds });
       await expect(connecting).rejects.toBeInstanceOf(RangeError);
-      await expect(connecting).rejects.toMatchObject({ name: 'PostgresOptionError', code: 'ERR_PG_OPTION' });
+      await expect(connecting).rejects.toBeInstanceOf(StoreOptionError);
+      await expect(connecting).rejects.toMatchObject({ name: 'StoreOptionError', code: 'ERR_PG_OPTION', message: expect.stringMatching(message) });
     }
   });
 

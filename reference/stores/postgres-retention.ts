@@ -1,23 +1,7 @@
-// Retention of the Postgres store's transaction log: the `transactionTtlSeconds` option and the pruning piggy-backed on writes.
-import { transactionTtlMs } from './log-retention.ts';
+// Retention of the Postgres store's transaction log: the pruning piggy-backed on writes (the option is checked in log-retention.ts).
 
 /** Log appends between two prunes. */
 export const PRUNE_EVERY = 256;
-
-/** An invalid retention option: a RangeError with `code` `ERR_PG_OPTION`. */
-export class PostgresOptionError extends RangeError {
-  readonly code = 'ERR_PG_OPTION';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'PostgresOptionError';
-  }
-}
-
-/** `transactionTtlSeconds` in ms (default 90 days); a {@link PostgresOptionError} unless a positive safe integer. */
-export function transactionTtlMsOf(value: unknown): number {
-  return transactionTtlMs(value, (message) => new PostgresOptionError(message));
-}
 
 /** Runs one prune: of the `limit` oldest records, deletes those created before `before` (ISO 8601). */
 export type PruneLog = (limit: number, before: string) => Promise<unknown>;

@@ -3,12 +3,14 @@ import pg from 'pg';
 import type { Pool } from 'pg';
 import { GuardedStore } from './guarded-store.ts';
 import { NO_ANSWER_MARGIN_MS, PostgresBackend } from './postgres-backend.ts';
-import { PostgresStoreError, reasonOf } from './postgres-error.ts';
+import { PostgresStoreError } from './postgres-error.ts';
+import { reasonOf } from './store-errors.ts';
 import { redactUrl } from './redact-url.ts';
 import { postgresSettings, type PostgresSettings, type PostgresStoreOptions } from './postgres-options.ts';
 import { migratePostgresSchema, readStoreId } from './postgres-schema.ts';
 
 export { PostgresStoreError } from './postgres-error.ts';
+export { StoreOptionError, type StoreOptionCode } from './store-errors.ts';
 export type { PostgresStoreOptions } from './postgres-options.ts';
 
 /** How long opening a connection (or waiting for a free one in the store's pool) may take. */

@@ -4,6 +4,7 @@ import type { RedisClusterOptions } from 'redis';
 import type { Currency } from './store.ts';
 import { isClusterClient, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
 import { legacyCurrencyOf } from './validate.ts';
+import { positiveSeconds, StoreOptionError } from './store-errors.ts';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
@@ -72,33 +73,22 @@ export const DEFAULT_LOG_RETENTION_SECONDS = 60 * 60;
 /** Default count of log entries kept per client. */
 export const DEFAULT_MAX_LOG_ENTRIES = 1000;
 
-/** An invalid numeric option of {@link RedisStore}: a RangeError with `code` `ERR_REDIS_OPTION`, thrown before any connection. */
-export class RedisOptionError extends RangeError {
-  readonly code = 'ERR_REDIS_OPTION';
+/**
+ * The error of an invalid numeric option of {@link RedisStore}, thrown before any connection: code `ERR_REDIS_OPTION`.
+ * @deprecated Use {@link StoreOptionError}, the same class (one for the SQLite, Postgres and Redis stores).
+ */
+export const RedisOptionError = StoreOptionError;
+/** @deprecated Use {@link StoreOptionError}. */
+export type RedisOptionError = StoreOptionError;
 
-  constructor(message: string) {
-    super(message);
-    this.name = 'RedisOptionError';
-  }
-}
-
-/** `value`, or `fallback` when undefined; a {@link RedisOptionError} unless a positive safe integer whose ms are safe too. */
-function positiveSeconds(value: unknown, fallback: number, name: string): number {
-  const seconds = value ?? fallback;
-  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds < 1 || !Number.isSafeInteger(seconds * 1000)) {
-    throw new RedisOptionError(`${name} must be a positive safe integer (seconds), got ${String(value)}`);
-  }
-  return seconds;
-}
-
-/** Validates `options` (TypeError, or RangeError: {@link RedisOptionError} for the numbers) and fills in the defaults. */
+/** Validates `options` (TypeError, or RangeError: {@link StoreOptionError} for the numbers) and fills in the defaults. */
 export function redisSettings(options: RedisStoreOptions): RedisSettings {
-  const ttlSeconds = positiveSeconds(options.transactionTtlSeconds, DEFAULT_TRANSACTION_TTL_SECONDS, 'transactionTtlSeconds');
-  const eventTtlSeconds = positiveSeconds(options.eventTtlSeconds, DEFAULT_EVENT_TTL_SECONDS, 'eventTtlSeconds');
-  const logTtlSeconds = positiveSeconds(options.logRetentionSeconds, DEFAULT_LOG_RETENTION_SECONDS, 'logRetentionSeconds');
+  const ttlSeconds = positiveSeconds('RedisStore', 'transactionTtlSeconds', options.transactionTtlSeconds, DEFAULT_TRANSACTION_TTL_SECONDS);
+  const eventTtlSeconds = positiveSeconds('RedisStore', 'eventTtlSeconds', options.eventTtlSeconds, DEFAULT_EVENT_TTL_SECONDS);
+  const logTtlSeconds = positiveSeconds('RedisStore', 'logRetentionSeconds', options.logRetentionSeconds, DEFAULT_LOG_RETENTION_SECONDS);
   const maxLogEntries = options.maxTransactionsPerClient ?? DEFAULT_MAX_LOG_ENTRIES;
   if (typeof maxLogEntries !== 'number' || !Number.isSafeInteger(maxLogEntries) || maxLogEntries < 1) {
-    throw new RedisOptionError(`maxTransactionsPerClient must be a positive safe integer, got ${String(options.maxTransactionsPerClient)}`);
+    throw new StoreOptionError('RedisStore', `maxTransactionsPerClient must be a positive safe integer, got ${String(options.maxTransactionsPerClient)}`);
   }
   const prefix = options.keyPrefix ?? 'credit402:';
   if (typeof prefix !== 'string') throw new TypeError('keyPrefix must be a string');

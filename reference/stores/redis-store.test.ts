@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf, LuaScript, type RedisCommandClient } from './redis-lua.ts';
-import { RedisOptionError, RedisStore, type RedisStoreOptions } from './redis-store.ts';
+import { RedisOptionError, RedisStore, type RedisStoreOptions, StoreOptionError } from './redis-store.ts';
 import type { Currency, Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
@@ -164,13 +164,14 @@ describe('RedisStore log bounds: a recent window, apart from the credited marker
   const logKey = (clientId: string) => `${prefix}transactions:${clientId}`;
 
   it('rejects an invalid logRetentionSeconds or maxTransactionsPerClient with ERR_REDIS_OPTION, before connecting', async () => {
-    const invalid = { name: 'RedisOptionError', code: 'ERR_REDIS_OPTION' };
+    const invalid = { name: 'StoreOptionError', code: 'ERR_REDIS_OPTION', message: expect.stringMatching(/^RedisStore: /) };
     for (const value of [0, -1, 1.5, '60' as unknown as number]) {
       expect(() => onAdmin({ logRetentionSeconds: value }), `logRetentionSeconds ${String(value)}`).toThrow(expect.objectContaining(invalid));
       expect(() => onAdmin({ maxTransactionsPerClient: value }), `maxTransactionsPerClient ${String(value)}`).toThrow(RangeError);
       await expect(RedisStore.connect({ url: 'redis://127.0.0.1:1', maxTransactionsPerClient: value })).rejects.toThrow(RedisOptionError);
     }
-    expect(() => onAdmin({ logRetentionSeconds: Number.MAX_SAFE_INTEGER })).toThrow(RedisOptionError);
+    expect(() => onAdmin({ logRetentionSeconds: Number.MAX_SAFE_INTEGER })).toThrow(StoreOptionError);
+    expect(RedisOptionError, 'the deprecated name is the shared class').toBe(StoreOptionError);
     expect(() => onAdmin({ transactionTtlSeconds: 0 })).toThrow(expect.objectContaining(invalid));
     expect(onAdmin({ maxTransactionsPerClient: Number.MAX_SAFE_INTEGER }).maxTransactionsPerClient).toBe(Number.MAX_SAFE_INTEGER);
   });

@@ -6,10 +6,12 @@ import type { ClusterKeys, RedisKeys } from './redis-keys.ts';
 import { connectionOf, type RedisClusterCommandClient, type RedisCommandClient } from './redis-lua.ts';
 import { redisSettings, type RedisStoreOptions } from './redis-options.ts';
 import { redactUrl } from './redact-url.ts';
+import { reasonOf } from './store-errors.ts';
 
 export type { RedisClusterCommandClient, RedisCommandClient } from './redis-lua.ts';
 export type { RedisStoreOptions } from './redis-options.ts';
 export { RedisOptionError } from './redis-options.ts';
+export { StoreOptionError, type StoreOptionCode } from './store-errors.ts';
 
 const CONNECT_RETRIES = 5;
 
@@ -45,8 +47,7 @@ async function openServer(url: string): Promise<OpenedClient> {
     await loadRedisScripts(connectionOf(client));
   } catch (error) {
     if (client.isOpen) client.destroy();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reason}`, { cause: error });
+    throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reasonOf(error)}`, { cause: error });
   }
   return { client, close: () => client.close(), destroy: () => client.destroy() };
 }
@@ -74,8 +75,7 @@ async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> 
   } catch (error) {
     cluster.destroy();
     const nodes = options.rootNodes.map(describeNode);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`RedisStore: cannot connect to the Redis Cluster at ${nodes.join(', ')}: ${reason}`, { cause: error });
+    throw new Error(`RedisStore: cannot connect to the Redis Cluster at ${nodes.join(', ')}: ${reasonOf(error)}`, { cause: error });
   }
   return { client: cluster, close: () => cluster.close(), destroy: () => cluster.destroy() };
 }

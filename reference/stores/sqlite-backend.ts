@@ -8,10 +8,12 @@ import type {
 } from './store.ts';
 import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
 import type { SqliteStore, SqliteStoreOptions } from './sqlite-store.ts';
-import { hasSqliteCode, isSqliteBusy, reasonOf, SqliteStoreError } from './sqlite-error.ts';
+import { hasSqliteCode, isSqliteBusy, SqliteStoreError } from './sqlite-error.ts';
+import { reasonOf } from './store-errors.ts';
 import { SqliteFileWatch } from './sqlite-file-watch.ts';
 import { DeductionGroups } from './deduction-groups.ts';
-import { LogRetention, transactionTtlMsOf } from './sqlite-retention.ts';
+import { LogRetention } from './sqlite-retention.ts';
+import { transactionTtlMs } from './log-retention.ts';
 import { openSqliteSchema, sqliteTables, type SqliteTables } from './sqlite-schema.ts';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.ts';
 import { appendTransaction, prepareTransactions, toSafeNumber, type SqliteTransactions } from './sqlite-transactions.ts';
@@ -47,7 +49,7 @@ export class SqliteBackend implements StoreBackend {
     assertSafeInteger(fileCheckIntervalMs, 'fileCheckIntervalMs', 0);
     const tables = sqliteTables(options.tablePrefix ?? 'credit402_');
     const legacyCurrency = legacyCurrencyOf(options.legacyCurrency);
-    const transactionTtlMs = transactionTtlMsOf(options.transactionTtlSeconds);
+    const ttlMs = transactionTtlMs(options.transactionTtlSeconds, 'SqliteStore');
 
     const db = new Database(options.path);
     try {
@@ -66,7 +68,7 @@ export class SqliteBackend implements StoreBackend {
     this.#db = db;
     this.#transactions = prepareTransactions(db, this.#statements);
     this.#busyTimeoutMs = busyTimeoutMs;
-    this.#retention = (options.recordTransactions ?? true) ? new LogRetention(transactionTtlMs) : undefined;
+    this.#retention = (options.recordTransactions ?? true) ? new LogRetention(ttlMs) : undefined;
     this.#groups = new DeductionGroups({
       commit: (deductions) => this.#retrying(() => {
         const nowMs = Date.now();

@@ -22,8 +22,3 @@ export function hasSqliteCode(error: unknown, prefix: string): boolean {
 export function isSqliteBusy(error: unknown): boolean {
   return hasSqliteCode(error, 'SQLITE_BUSY');
 }
-
-/** The message of `error`, whatever was thrown. */
-export function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

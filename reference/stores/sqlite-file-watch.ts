@@ -2,7 +2,8 @@
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { reasonOf, SqliteStoreError } from './sqlite-error.ts';
+import { SqliteStoreError } from './sqlite-error.ts';
+import { reasonOf } from './store-errors.ts';
 
 /**
  * Watches the file at `path` (device and inode as opened) every `intervalMs`, and before a call whose last check

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PRUNE_EVERY } from './sqlite-retention.ts';
-import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
+import { SqliteStore, type SqliteStoreOptions, StoreOptionError } from './sqlite-store.ts';
 import { deductionRecord, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-retention-'));
@@ -30,9 +30,11 @@ describe('SqliteStore transactionTtlSeconds', () => {
     }
   };
 
-  it('refuses a value that is not a positive safe integer with a RangeError coded ERR_SQLITE_OPTION', () => {
+  it('refuses a value that is not a positive safe integer with a StoreOptionError (a RangeError) coded ERR_SQLITE_OPTION', () => {
+    const message = /^SqliteStore: transactionTtlSeconds must be a positive safe integer \(seconds\), got /;
     for (const transactionTtlSeconds of [0, -1, 1.5, Number.MAX_SAFE_INTEGER, '60' as unknown as number]) {
-      expect(() => openStore({ transactionTtlSeconds })).toThrow(expect.objectContaining({ name: 'SqliteOptionError', code: 'ERR_SQLITE_OPTION' }));
+      expect(() => openStore({ transactionTtlSeconds })).toThrow(expect.objectContaining({ name: 'StoreOptionError', code: 'ERR_SQLITE_OPTION', message: expect.stringMatching(message) }));
+      expect(() => openStore({ transactionTtlSeconds })).toThrow(StoreOptionError);
       expect(() => openStore({ transactionTtlSeconds })).toThrow(RangeError);
     }
   });

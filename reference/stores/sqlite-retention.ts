@@ -1,24 +1,8 @@
-// Retention of the SQLite store's transaction log: the `transactionTtlSeconds` option and when a deduction batch prunes.
-import { transactionTtlMs } from './log-retention.ts';
+// Retention of the SQLite store's transaction log: when a deduction batch prunes (the option is checked in log-retention.ts).
 import type { LogPrune } from './sqlite-transactions.ts';
 
 /** Deductions between two prunes of the log. */
 export const PRUNE_EVERY = 64;
-
-/** An invalid retention option: a RangeError with `code` `ERR_SQLITE_OPTION`. */
-export class SqliteOptionError extends RangeError {
-  readonly code = 'ERR_SQLITE_OPTION';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'SqliteOptionError';
-  }
-}
-
-/** `transactionTtlSeconds` in ms (default 90 days); a {@link SqliteOptionError} unless a positive safe integer. */
-export function transactionTtlMsOf(value: unknown): number {
-  return transactionTtlMs(value, (message) => new SqliteOptionError(message));
-}
 
 /**
  * Counts deductions and, every {@link PRUNE_EVERY} or more, asks the batch then being committed to delete, of the

@@ -5,6 +5,7 @@ import { SqliteBackend } from './sqlite-backend.ts';
 import type { SqliteStoreError } from './sqlite-error.ts';
 
 export { SqliteStoreError } from './sqlite-error.ts';
+export { StoreOptionError, type StoreOptionCode } from './store-errors.ts';
 
 /** Options of {@link SqliteStore}. */
 export interface SqliteStoreOptions {
@@ -18,7 +19,7 @@ export interface SqliteStoreOptions {
    * How long log records are kept, in seconds, after their `createdAt`; default 90 days (as Redis's). Older records
    * are pruned a bounded batch at a time as deductions are committed. Credited PaymentIntents, reversals and
    * balances are kept forever (no `creditRetentionMs`). A positive safe integer, else construction throws a
-   * RangeError with code `ERR_SQLITE_OPTION`.
+   * `StoreOptionError` (a RangeError) with code `ERR_SQLITE_OPTION`.
    */
   transactionTtlSeconds?: number;
   /**
