@@ -118,10 +118,11 @@ export async function composeEngine(config: EngineConfig, options: EngineOptions
       }),
     };
     const everyMs = reconcileInterval(config);
-    const processor = (): ReturnType<typeof stripeProcessor> => stripeProcessor({
-      stripeSecretKey: config.stripeSecretKey, customerMetadataKey: config.customerMetadataKey, stripeTimeoutMs: config.stripeTimeoutMs, ...stripeApi,
+    const reconciler = everyMs === 0 ? undefined : scheduleReconcile({
+      processor: stripeProcessor({ stripeSecretKey: config.stripeSecretKey, customerMetadataKey: config.customerMetadataKey, stripeTimeoutMs: config.stripeTimeoutMs, ...stripeApi }),
+      store: engineStore,
+      everyMs,
     });
-    const reconciler = everyMs === 0 ? undefined : scheduleReconcile({ processor: processor(), store: engineStore, everyMs });
     return {
       gate: tracked,
       store,
