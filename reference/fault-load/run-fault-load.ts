@@ -50,25 +50,36 @@ const MAX_ATTEMPTS = 200;
 /** Operations of one run at most: the server's handled route remembers the last 10000 request ids. */
 const MAX_OPERATIONS = 8_000;
 
-/** The store behind the link: the server's config (through the link) and the checker's (direct), and its clean-up. */
-async function prepareStore(kind: FaultLoadStore, linkPort: () => number): Promise<{ target: { host: string; port: number }; proxied(): StoreConfig; direct: StoreConfig; release(): Promise<void> }> {
+/** `url` with its host and port replaced by the link's on loopback: the same server, reached through the link. */
+function throughLink(url: URL, port: number): string {
+  return Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(port) }).toString();
+}
+
+/** The store behind the link: where it is, its config through the link on `port` and direct (the checker's), its clean-up. */
+interface LinkedStore {
+  target: { host: string; port: number };
+  through(port: number): StoreConfig;
+  direct: StoreConfig;
+  release(): Promise<void>;
+}
+
+/** A unique Redis key prefix, or a fresh Postgres schema, for one run. */
+async function prepareStore(kind: FaultLoadStore): Promise<LinkedStore> {
   if (kind === 'redis') {
     const url = new URL(redisUrlFromEnv());
     const keyPrefix = `credit402-fault-load:${randomUUID()}:`;
-    const proxiedUrl = (): string => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(linkPort()) }).toString();
     return {
       target: { host: url.hostname, port: Number(url.port || 6379) },
-      proxied: () => ({ kind, url: proxiedUrl(), keyPrefix }),
+      through: (port) => ({ kind, url: throughLink(url, port), keyPrefix }),
       direct: { kind, url: url.toString(), keyPrefix },
       release: async () => void (await deleteKeys(url.toString(), keyPrefix)),
     };
   }
   const postgres = await provisionPostgres();
   const url = new URL(postgres.url);
-  const proxiedUrl = (): string => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(linkPort()) }).toString();
   return {
     target: { host: url.hostname, port: Number(url.port || 5432) },
-    proxied: () => ({ kind, url: proxiedUrl(), schema: postgres.schema }),
+    through: (port) => ({ kind, url: throughLink(url, port), schema: postgres.schema }),
     direct: { kind, url: postgres.url, schema: postgres.schema },
     release: () => postgres.release(),
   };
@@ -99,25 +110,28 @@ async function injectFaults(link: FaultyLink, rng: Random, stopped: () => boolea
 export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptions, log: (line: string) => void): Promise<FaultLoadReport> {
   const started = Date.now();
   const rng = new Random(options.seed);
-  let link: FaultyLink | undefined;
-  const store = await prepareStore(kind, () => link?.port ?? 0);
-  link = new FaultyLink(store.target);
-  await link.start();
+  const store = await prepareStore(kind);
+  const link = new FaultyLink(store.target);
   const emulator = await startEmulator({ port: 0 });
-  const control = new EmulatorControl(emulator.controlUrl);
-  const secret = `whsec_${randomBytes(16).toString('hex')}`;
-  // One store on each framework in every run, which one by the seed.
-  const framework = (options.seed + FAULT_LOAD_STORES.indexOf(kind)) % 2 === 0 ? 'fastify' : 'express';
-  const config = loadServerConfig({
-    overrides: {
-      host: '127.0.0.1', port: await freePort(), framework, stripeApi: emulator.url, store: store.proxied(), stripeWebhookSecret: secret,
-      conformanceControl: true, newPaymentRateLimit: false, stripeSecretKey: KEYS.secret, stripePublishableKey: KEYS.publishable,
-    },
-  });
-  const server = await startReferenceServer(config);
-  const reader = await buildStore(store.direct);
-  const ops: Operation[] = [];
+  // Whatever started is stopped, in reverse order, however the run ends.
+  const stops: Array<() => Promise<unknown>> = [() => store.release(), () => emulator.close(), () => link.close()];
   try {
+    await link.start();
+    const control = new EmulatorControl(emulator.controlUrl);
+    const secret = `whsec_${randomBytes(16).toString('hex')}`;
+    // One store on each framework in every run, which one by the seed.
+    const framework = (options.seed + FAULT_LOAD_STORES.indexOf(kind)) % 2 === 0 ? 'fastify' : 'express';
+    const config = loadServerConfig({
+      overrides: {
+        host: '127.0.0.1', port: await freePort(), framework, stripeApi: emulator.url, store: store.through(link.port), stripeWebhookSecret: secret,
+        conformanceControl: true, newPaymentRateLimit: false, stripeSecretKey: KEYS.secret, stripePublishableKey: KEYS.publishable,
+      },
+    });
+    const server = await startReferenceServer(config);
+    stops.push(() => server.close());
+    const reader = await buildStore(store.direct);
+    stops.push(() => reader.close());
+    const ops: Operation[] = [];
     await control.registerWebhook(server.webhookUrl ?? '', secret);
     const base = new URL(server.url);
     // Funded clients, paid for with the faults off: a balance in dollars (the weather route) and one in euros (translate).
@@ -126,8 +140,8 @@ export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptio
       const { client, paymentMethodId } = await newClient(emulator.url, config.serverSecret);
       const euros = await createPaymentMethod(emulator.url, KEYS, client.cardNumber);
       clients.push(client);
-      ops.push(newOperation(WEATHER, client, { paymentMethodId, topUpAmount: 1_000_000 }, paymentMethodId));
-      ops.push(newOperation(TRANSLATE, client, { paymentMethodId: euros.paymentMethodId, topUpAmount: 1_000_000 }, euros.paymentMethodId));
+      ops.push(newOperation(WEATHER, client, { paymentMethodId, topUpAmount: 1_000_000 }));
+      ops.push(newOperation(TRANSLATE, client, { paymentMethodId: euros.paymentMethodId, topUpAmount: 1_000_000 }));
     }
     await Promise.all(ops.map((op) => runOperation(op, base, rng, MAX_ATTEMPTS)));
     log(`  ${kind} (${framework}): ${clients.length} clients funded; faults on for ${options.seconds} s`);
@@ -142,16 +156,12 @@ export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptio
       }
     };
     await Promise.all([faults, ...Array.from({ length: options.workers }, worker)]);
-    const { redelivered } = await redeliverPending(control);
+    const { events, redelivered } = await redeliverPending(control);
     log(`  ${kind}: faults off, every operation answered for good; ${redelivered} webhook events redelivered`);
-    const verdict = await checkMoney(reader, base, ops, (await redeliverPending(control)).events);
+    const verdict = await checkMoney(reader, base, ops, events);
     return report(kind, framework, ops, link.faults, verdict, started);
   } finally {
-    await server.close();
-    await reader.close();
-    await link.close();
-    await emulator.close();
-    await store.release();
+    for (const stop of stops.reverse()) await stop();
   }
 }
 
@@ -160,12 +170,12 @@ async function nextOperation(rng: Random, clients: LoadClient[], emulatorUrl: st
   const roll = rng.next();
   if (roll < 0.08) {
     const { client, paymentMethodId } = await newClient(emulatorUrl, serverSecret);
-    return newOperation(WEATHER, client, { paymentMethodId }, paymentMethodId);
+    return newOperation(WEATHER, client, { paymentMethodId });
   }
   const client = rng.pick(clients);
   if (roll < 0.14) {
     const method = await createPaymentMethod(emulatorUrl, KEYS, client.cardNumber);
-    return newOperation(WEATHER, client, { paymentMethodId: method.paymentMethodId, topUpAmount: 60_000 }, method.paymentMethodId);
+    return newOperation(WEATHER, client, { paymentMethodId: method.paymentMethodId, topUpAmount: 60_000 });
   }
   return newOperation(roll < 0.3 ? TRANSLATE : WEATHER, client, { clientId: client.clientId });
 }

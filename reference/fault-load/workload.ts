@@ -33,7 +33,8 @@ function retryable(answer: AttemptAnswer): boolean {
 }
 
 /** A new operation paying `route` for `client` with `payment` (a funded clientId, or a payment method). */
-export function newOperation(route: string, client: LoadClient, payment: Record<string, unknown>, paymentMethodId?: string): Operation {
+export function newOperation(route: string, client: LoadClient, payment: Record<string, unknown>): Operation {
+  const paymentMethodId = typeof payment.paymentMethodId === 'string' ? payment.paymentMethodId : undefined;
   return { requestId: randomUUID(), route, clientId: client.clientId, payment, paymentMethodId, attempts: 0, cut: 0, unavailable: 0, final: undefined };
 }
 

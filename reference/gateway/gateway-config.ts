@@ -82,7 +82,7 @@ function positiveMs(name: string, value: unknown, fallback: number): number {
 }
 
 /** Checks the gateway's own fields; throws ERR_GATEWAY_CONFIG naming the field at fault. */
-export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: readonly string[]): GatewayOptions {
+export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: readonly string[]): Omit<GatewayOptions, 'shutdownTimeoutMs'> {
   const { upstream, healthPath, forwardPaymentHeader } = fields;
   if (typeof upstream !== 'string' || upstream === '') return fail('upstream is required: the base URL of the upstream service (--upstream http://127.0.0.1:8000)');
   let url: URL;
@@ -104,7 +104,6 @@ export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: 
     upstreamTimeoutMs: positiveMs('upstreamTimeoutMs', fields.upstreamTimeoutMs, DEFAULT_UPSTREAM_TIMEOUT_MS),
     healthPath: health,
     forwardPaymentHeader: forwardPaymentHeader === true,
-    shutdownTimeoutMs: positiveMs('shutdownTimeoutMs', fields.shutdownTimeoutMs, DEFAULT_SHUTDOWN_TIMEOUT_MS),
     ...(fields.metricsToken === undefined ? {} : { metricsToken: checkMetricsToken(fields.metricsToken) }),
   };
 }
@@ -129,17 +128,18 @@ function checkTokenHasEndpoint(metricsToken: string | undefined, metricsPath: st
  * CREDIT402_UPSTREAM, CREDIT402_METRICS_TOKEN and the flags.
  */
 export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig {
-  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, metricsToken, ...serverOverrides } = sources.overrides ?? {};
+  // shutdownTimeoutMs is the reference server's option too: its loader reads and checks it, from the file and the overrides.
+  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken, ...serverOverrides } = sources.overrides ?? {};
   const server = loadServerConfig({ ...sources, overrides: serverOverrides });
   const env = sources.env ?? {};
   const fields: Record<string, unknown> = {
     ...readGatewayFields(sources.configPath),
     ...(env.CREDIT402_UPSTREAM ? { upstream: env.CREDIT402_UPSTREAM } : {}),
     ...(env.CREDIT402_METRICS_TOKEN ? { metricsToken: env.CREDIT402_METRICS_TOKEN } : {}),
-    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, shutdownTimeoutMs, metricsToken }).filter(([, value]) => value !== undefined)),
+    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken }).filter(([, value]) => value !== undefined)),
   };
   const options = checkGatewayOptions(fields, Object.keys(server.routes));
   checkMetricsBesideHealth(server.metricsPath, options.healthPath);
   checkTokenHasEndpoint(options.metricsToken, server.metricsPath);
-  return { ...server, ...options };
+  return { ...server, ...options, shutdownTimeoutMs: server.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS };
 }

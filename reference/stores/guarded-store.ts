@@ -26,7 +26,7 @@ export interface GuardedStoreOptions {
 }
 
 /** The optional methods of a {@link GuardedStore} besides the log's, each present exactly when its backend has it. */
-type BackendCapability = 'hasCredit' | 'reverseTopUp' | 'hasProcessedEvent' | 'markEventProcessed' | 'acquireLock' | 'releaseLock' | 'confirmRepeat';
+type BackendCapability = Exclude<(typeof OPTIONAL_STORE_METHODS)[number], 'recordTransaction' | 'listTransactions'>;
 
 /** The capabilities backend type `B` may lack (an optional or absent member). */
 type Lacking<B> = { [K in BackendCapability]: K extends keyof B ? (undefined extends B[K] ? K : never) : K }[BackendCapability];
