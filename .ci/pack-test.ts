@@ -1,10 +1,10 @@
 // `npm run pack-test` (part of `npm test`): packs the three packages and uses them from empty projects as a new user would, with plain Node.
 // Checks: every export under ESM and require(), the published types (with every framework, and in Express-only and Fastify-only projects), source maps
-// naming only shipped files, the kit against the library's server command, the emulator's command through the official stripe SDK, what a
+// naming only shipped files, the kit against the library's server command, the kit's client mode, the emulator's command through the official stripe SDK, what a
 // Fastify + Redis user installs, `credit402 serve` in a project with Express only, and a store author's toy store through the
 // conformance suite (`credit402/stores/conformance`, with vitest). Ends with `N passed, N failed`.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -318,6 +318,15 @@ async function main(): Promise<void> {
     const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), ['conformance', '--target-cmd', server, '--emulator-port', '0'], full, 600_000);
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
     if (summary?.[2] !== '0' || summary[1] === '0') throw new Error(`the kit's summary: ${summary?.[0] ?? 'none'}\n${out.slice(-2000)}`);
+    return `${summary[0]}`;
+  });
+
+  await check("the kit's client mode claims every level for the kit's own minimal client driver", async () => {
+    copyFileSync(join(ROOT, 'harness/client/fixtures/fetch-driver.mjs'), join(full, 'fetch-driver.mjs'));
+    const args = ['client', '--client-cmd', 'node fetch-driver.mjs', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
+    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 120_000);
+    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
+    if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
     return `${summary[0]}`;
   });
 

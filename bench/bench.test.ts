@@ -19,7 +19,7 @@ describe('npm run bench --quick', () => {
     const out = join(dir, 'bench.json');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--conditions=credit402-source', '--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--out', out],
+      ['--conditions=credit402-source', '--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--idle', '1', '--express-free', '500', '--stages', '500', '--out', out],
       { cwd: ROOT, timeout: 55_000 },
     );
 
@@ -29,6 +29,12 @@ describe('npm run bench --quick', () => {
     expect(stdout).toMatch(/^\| fastify-memory \| \d+ \|/m);
     expect(stdout).toContain('### Against the floors');
     expect(stdout).toMatch(/^\| fastify-memory \| floor-fastify-memory \| \d+ → \d+ \|/m);
+    expect(stdout).toContain('### Free routes: ungated `GET /free`');
+    expect(stdout).toMatch(/^\| fastify-memory \| floor-fastify-memory \/free \| \d+ → \d+ \|/m);
+    expect(stdout).toContain('### Free requests through Express, in process');
+    expect(stdout).toContain('### A paid request on memory, stage by stage');
+    expect(stdout).toContain('### Idle CPU');
+    expect(stdout).toMatch(/^\| fastify-memory-embedded \| \d+\.\d \| \d+\.\d{3} \|/m);
     expect(stdout).toContain('### Gateway: paid');
     expect(stdout).toMatch(/^\| through the gateway .* \| \d+ \|/m);
     expect(stdout).toContain('### First payment');
@@ -53,6 +59,13 @@ describe('npm run bench --quick', () => {
     expect(hot?.floor).toMatchObject({ floor: 'floor-fastify-memory', failures: 0 });
     expect(hot?.floor?.paid.runs).toHaveLength(1);
     expect([hot?.floor?.paid.rps, hot?.floor?.paid.p99, hot?.floor?.paid.serverCpuUs, hot?.floor?.rpsRatio, hot?.floor?.addedCpuUs, hot?.floor?.p99Ratio].every(isNumber)).toBe(true);
+    expect([hot?.floor?.free?.bare.serverCpuUs, hot?.floor?.free?.addedCpuUs, hot?.floor?.free?.rpsRatio].every(isNumber)).toBe(true);
+    expect(report.expressFree?.map((cost) => cost.name)).toHaveLength(8);
+    expect(report.expressFree?.every((cost) => isNumber(cost.cpuUs) && isNumber(cost.addedUs))).toBe(true);
+    expect(report.paidStages?.stages).toHaveLength(5);
+    expect(report.paidStages?.stages.every((stage) => isNumber(stage.cpuUs))).toBe(true);
+    expect(report.idle?.map((result) => result.config)).toEqual(expect.arrayContaining(['fastify-memory', 'fastify-sqlite', 'fastify-memory-embedded']));
+    expect(report.idle?.every((result) => isNumber(result.percent) && result.cpuUs >= 0)).toBe(true);
     expect(report.gateway).toMatchObject({ store: 'memory', failures: { gateway: 0, upstream: 0, plugin: 0 } });
     for (const leg of [report.gateway?.gateway, report.gateway?.upstream, report.gateway?.plugin]) {
       expect([leg?.rps, leg?.p99, leg?.serverCpuUs].every(isNumber)).toBe(true);

@@ -7,6 +7,8 @@ import type { TargetVerdict } from './targets.ts';
 export const FLOOR_RPS_TARGETS: Record<StoreKind, number> = { memory: 0.9, sqlite: 1.0, redis: 0.9, postgres: 0.9 };
 /** Server CPU µs per paid request the Express adapter may add over the bare Express + memory floor. */
 export const EXPRESS_ADDED_US_TARGET = 10;
+/** Server CPU µs per ungated `GET /free` the reference may add over the same route on the bare framework. */
+export const FREE_ADDED_US_TARGETS: Record<'express' | 'fastify', number> = { express: 3, fastify: 4 };
 /** Reference p99 over floor p99, at most. */
 export const FLOOR_P99_RATIO_TARGET = 1.5;
 
@@ -31,6 +33,14 @@ export function floorTargets(hotPaths: HotPathResult[]): TargetVerdict[] {
         target: `${result.config}: adds ≤ ${EXPRESS_ADDED_US_TARGET} µs server CPU per paid request over ${floor.floor}`,
         measured: `+${floor.addedCpuUs.toFixed(1)} µs (${result.gated.serverCpuUs} vs ${floor.paid.serverCpuUs} µs)`,
         verdict: verdict(floor.addedCpuUs <= EXPRESS_ADDED_US_TARGET),
+      });
+    }
+    if (floor.free !== undefined && result.ungated !== undefined) {
+      const goal = FREE_ADDED_US_TARGETS[result.framework as 'express' | 'fastify'] ?? 0;
+      verdicts.push({
+        target: `${result.config}: ungated \`GET /free\` adds ≤ ${goal} µs server CPU over bare ${result.framework === 'express' ? 'Express' : 'Fastify'}`,
+        measured: `${floor.free.addedCpuUs >= 0 ? '+' : ''}${floor.free.addedCpuUs.toFixed(1)} µs (${result.ungated.serverCpuUs} vs ${floor.free.bare.serverCpuUs} µs)`,
+        verdict: verdict(floor.free.addedCpuUs <= goal),
       });
     }
     verdicts.push({

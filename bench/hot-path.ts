@@ -21,6 +21,17 @@ export interface FloorComparison {
   p99Ratio: number;
   /** Non-2xx answers and connection errors of the floor, warm-up excluded. */
   failures: number;
+  /** The floor's free `GET /free` (bare framework) against the reference's ungated route, in the same rounds; absent with --paid-only. */
+  free?: FreeComparison;
+}
+
+/** The reference's ungated `GET /free` against the bare framework's (the floor's free route), in the same rounds. */
+export interface FreeComparison {
+  bare: RouteSummary;
+  /** Median over the repetitions of ungated − bare server CPU µs per free request. */
+  addedCpuUs: number;
+  /** Median over the repetitions of ungated rps / bare rps. */
+  rpsRatio: number;
 }
 
 /** What the bench found for one configuration. */
@@ -46,14 +57,20 @@ const MB = 1024 * 1024;
 
 const failuresOf = (runs: RunResult[]): number => runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0);
 
-function compare(floor: string, gated: RunResult[], paid: RunResult[]): FloorComparison {
+/** Median over the repetitions of `a`'s server CPU µs per request minus `b`'s of the same repetition. */
+function addedCpu(a: RunResult[], b: RunResult[]): number {
+  return round(median(a.map((run, index) => run.serverCpuUs - (b[index]?.serverCpuUs ?? Number.NaN))), 1);
+}
+
+function compare(floor: string, gated: RunResult[], paid: RunResult[], ungated?: RunResult[], bare?: RunResult[]): FloorComparison {
   return {
     floor,
     paid: summarize(paid),
     rpsRatio: pairedRatio(gated, paid, (run) => run.rps),
-    addedCpuUs: round(median(gated.map((run, index) => run.serverCpuUs - (paid[index]?.serverCpuUs ?? Number.NaN))), 1),
+    addedCpuUs: addedCpu(gated, paid),
     p99Ratio: pairedRatio(gated, paid, (run) => run.p99),
-    failures: failuresOf(paid),
+    failures: failuresOf([...paid, ...(bare ?? [])]),
+    ...(ungated === undefined || bare === undefined ? {} : { free: { bare: summarize(bare), addedCpuUs: addedCpu(ungated, bare), rpsRatio: pairedRatio(ungated, bare, (run) => run.rps) } }),
   };
 }
 
@@ -83,11 +100,12 @@ export async function measureHotPath(
       ];
       if (!options.paidOnly) legs.unshift({ name: 'ungated', load: { ...base, url: `${server.url}${FREE_ROUTE}` }, processes: [server.child], ...(redis ? { redis } : {}) });
       if (floor) legs.push(floorLeg(floor, base, redis));
+      if (floor && !options.paidOnly) legs.push(floorFreeLeg(floor, base, redis));
       const before = await server.child.usage();
       const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: config.name, log: context.log });
       const after = await server.child.usage();
       writeProfileRequests(options.cpuProfDir, config.name, { paid: runs.get('gated'), ungated: runs.get('ungated') });
-      if (floor) writeProfileRequests(options.cpuProfDir, floor.name, { paid: runs.get(floor.name) });
+      if (floor) writeProfileRequests(options.cpuProfDir, floor.name, { paid: runs.get(floor.name), ungated: runs.get(freeLegName(floor)) });
       const ungated = runs.get('ungated');
       const gated = runs.get('gated') ?? [];
       return {
@@ -96,7 +114,7 @@ export async function measureHotPath(
         store: config.store,
         ...(ungated === undefined ? {} : { ungated: summarize(ungated), ratio: pairedRatio(gated, ungated, (run) => run.rps) }),
         gated: summarize(gated),
-        ...(floor ? { floor: compare(floor.name, gated, runs.get(floor.name) ?? []) } : {}),
+        ...(floor ? { floor: compare(floor.name, gated, runs.get(floor.name) ?? [], ungated, runs.get(freeLegName(floor))) } : {}),
         rssBeforeMB: round(before.rss / MB, 1),
         rssAfterMB: round(after.rss / MB, 1),
         failures: failuresOf([...(ungated ?? []), ...gated]),
@@ -116,4 +134,11 @@ function floorLeg(floor: FloorServer, base: { duration: number; connections: num
     processes: [floor.child],
     ...(redis ? { redis } : {}),
   };
+}
+
+const freeLegName = (floor: FloorServer): string => `${floor.name}-free`;
+
+/** The floor's free route: the bare framework's cost of the request the reference's ungated leg makes. */
+function floorFreeLeg(floor: FloorServer, base: { duration: number; connections: number }, redis: Leg['redis']): Leg {
+  return { name: freeLegName(floor), load: { ...base, url: `${floor.url}${FREE_ROUTE}` }, processes: [floor.child], ...(redis ? { redis } : {}) };
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 /** The reference server's frameworks. */
 const FRAMEWORKS = ['fastify', 'express'] as const;
 /** The reference server's stores. */
-const STORES = ['memory', 'sqlite', 'redis', 'postgres'] as const;
+export const STORES = ['memory', 'sqlite', 'redis', 'postgres'] as const;
 /** A framework the bench runs. */
 type Framework = (typeof FRAMEWORKS)[number];
 /** A store the bench runs. */
@@ -41,6 +41,18 @@ export interface BenchOptions {
   gateway: boolean;
   /** The store of the gateway and of the plugin it is compared with. */
   gatewayStore: 'memory' | 'sqlite';
+  /** Free requests per round of the in-process Express measurement (bench/express-free-micro.ts); 0 skips it. */
+  expressFree: number;
+  /** Interleaved rounds of that measurement. */
+  expressFreeRounds: number;
+  /** Paid requests per round of the in-process stage breakdown on memory (bench/paid-stages.ts); 0 skips it. */
+  stages: number;
+  /** Interleaved rounds of that breakdown. */
+  stagesRounds: number;
+  /** Seconds the idle reference server of each store is watched for its CPU; 0 skips it. */
+  idle: number;
+  /** Reference servers (Fastify, memory) kept up, idle, during the hot-path rounds. */
+  idleServers: number;
   /** Time a full conformance run. */
   conformance: boolean;
   /** JSON report path; default reports/bench-<ISO timestamp>.json. */
@@ -72,11 +84,18 @@ a markdown table and writes reports/bench-<timestamp>.json.
   --soak-config NAME    configuration of the soak and first-payment runs (default fastify-sqlite)
   --payments N          first payments with a new card each; 0 skips (default 200)
   --payment-concurrency N  concurrent first payments (default 10)
+  --express-free N      free requests per round of the in-process Express measurement: bare Express vs each credit402
+                        form and the reference apps, no sockets; 0 skips (default 2000, 21 rounds)
+  --stages N            paid requests per round of the in-process stage breakdown on memory (engine alone, record,
+                        payment-response header, engine in a bare Fastify route, adapter hooks); 0 skips (default 4000, 11 rounds)
+  --idle S              seconds the idle reference server of each store is watched for its CPU (% of one core); 0 skips (default 20)
+  --idle-servers N      keep N more reference servers (Fastify, memory) up and idle during the hot-path rounds (default 0)
   --no-conformance      do not time a full conformance run
   --out FILE            where the JSON report goes
   --cpu-prof DIR        run the server, floor and gateway children under node --cpu-prof, profiles in DIR/<child>/
                         with the requests each served (summarize with tsx bench/profile-summary.ts DIR/<child>)
-  --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, 4 s soak, no conformance
+  --quick               smoke check: 1 s measurements, 1 repetition, 20 payments, 4 s soak, 5 rounds of free Express requests,
+                        3 rounds of 1000 for the stages, 5 s idle watch, no conformance
   -h, --help            print this text`;
 
 /** A command-line mistake; the message is meant for the user. */
@@ -129,6 +148,10 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
       payments: { type: 'string' },
       'payment-concurrency': { type: 'string' },
       conformance: { type: 'boolean' },
+      'express-free': { type: 'string' },
+      idle: { type: 'string' },
+      stages: { type: 'string' },
+      'idle-servers': { type: 'string' },
       floors: { type: 'boolean' },
       'paid-only': { type: 'boolean' },
       gateway: { type: 'boolean' },
@@ -162,6 +185,12 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
     floors: values.floors ?? true,
     gateway: values.gateway ?? true,
     gatewayStore: gatewayStore(values['gateway-store']),
+    expressFree: integerOption('express-free', values['express-free'], 2000, 0),
+    expressFreeRounds: quick ? 5 : 21,
+    stages: integerOption('stages', values.stages, quick ? 1000 : 4000, 0),
+    stagesRounds: quick ? 3 : 11,
+    idle: numberOption('idle', values.idle, quick ? 5 : 20, 0),
+    idleServers: integerOption('idle-servers', values['idle-servers'], 0, 0),
     conformance: values.conformance ?? !quick,
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),

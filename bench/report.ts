@@ -4,7 +4,10 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceResult } from './conformance.ts';
+import type { FreeAppCost } from './express-free-micro.ts';
 import type { FirstPaymentResult } from './first-payment.ts';
+import type { IdleResult } from './idle.ts';
+import type { PaidStages } from './paid-stages.ts';
 import type { GatewayResult } from './gateway/gateway-bench.ts';
 import type { HotPathResult } from './hot-path.ts';
 import type { BenchOptions } from './options.ts';
@@ -35,6 +38,12 @@ export interface BenchReport {
   skipped: Array<{ config: string; reason: string }>;
   firstPayment?: FirstPaymentResult;
   soak?: SoakResult;
+  /** Free requests through Express in process: bare, each credit402 form, the reference apps (CPU µs per request). */
+  expressFree?: FreeAppCost[];
+  /** A paid request on memory stage by stage, in process (CPU µs per request). */
+  paidStages?: PaidStages;
+  /** Each store's reference server left idle: its CPU over the window. */
+  idle?: IdleResult[];
   /** The gateway vs its upstream vs the in-process plugin (issue 15). */
   gateway?: GatewayResult;
   /** Why the gateway was not measured, when it was asked for and failed. */

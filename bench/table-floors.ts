@@ -7,6 +7,29 @@ function redisCpu(result: HotPathResult): string {
   return result.gated.redisCpuUs === undefined || floor === undefined ? '–' : `${result.gated.redisCpuUs.toFixed(0)} → ${floor.toFixed(0)}`;
 }
 
+/** The free-route table: the reference's ungated `GET /free` against the bare framework's, or nothing when none ran. */
+function freeLines(hotPaths: HotPathResult[]): string[] {
+  const compared = hotPaths.filter((result) => result.floor?.free !== undefined && result.ungated !== undefined);
+  if (compared.length === 0) return [];
+  return [
+    '',
+    '### Free routes: ungated `GET /free` on the reference vs the same route on the bare framework (the floor\'s process)',
+    '',
+    ...table(
+      ['config', 'bare', 'free req/s ref → bare', 'ref/bare req/s', 'server CPU µs/free req ref → bare (added)'],
+      compared.map((result) => {
+        const floor = result.floor as NonNullable<HotPathResult['floor']>;
+        const free = floor.free as NonNullable<typeof floor.free>;
+        const ungated = result.ungated as NonNullable<HotPathResult['ungated']>;
+        return [
+          result.config, `${floor.floor} /free`, `${ungated.rps} → ${free.bare.rps}`, free.rpsRatio.toFixed(2),
+          `${ungated.serverCpuUs.toFixed(0)} → ${free.bare.serverCpuUs.toFixed(0)} (${signed(free.addedCpuUs, 1)})`,
+        ];
+      }),
+    ),
+  ];
+}
+
 /** The floors table, or nothing when no configuration ran beside a floor. */
 export function floorLines(hotPaths: HotPathResult[], connections: number): string[] {
   const compared = hotPaths.filter((result) => result.floor !== undefined);
@@ -26,5 +49,6 @@ export function floorLines(hotPaths: HotPathResult[], connections: number): stri
         ];
       }),
     ),
+    ...freeLines(hotPaths),
   ];
 }

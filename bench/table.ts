@@ -5,6 +5,7 @@ import type { BenchReport } from './report.ts';
 import type { RouteSummary } from './rounds.ts';
 import { floorLines } from './table-floors.ts';
 import { gatewayLines } from './table-gateway.ts';
+import { expressFreeLines, idleLines, paidStageLines } from './table-background.ts';
 import { soakLines } from './table-soak.ts';
 
 function cpu(ungated: RouteSummary | undefined, gated: RouteSummary): string {
@@ -26,7 +27,8 @@ function header(report: BenchReport): string[] {
     '',
     `${machine.cores} cores (${machine.cpuModel}), Node ${machine.node}, ${machine.platform}, ${machine.totalMemoryGB} GB, load average ${machine.loadAverage} at start. ` +
       `${options.duration} s per measurement × ${options.repetitions} interleaved repetitions (median), ${options.connections} connections, ${options.warmup} s warm-up per route; ` +
-      'each server and floor in its own process, load generator (autocannon) in the bench process, all on loopback. ' +
+      'each server and floor in its own process, load generator (autocannon) in the bench process, all on loopback' +
+      `${options.idleServers > 0 ? `; ${options.idleServers} more reference servers (fastify-memory) up and idle during the hot path` : ''}. ` +
       "Server CPU µs/req is the server process's user + system time per request (kernel TCP work included); on a 2-core machine it shows " +
       "the gate's cost better than req/s, which the load generator and Redis share the cores for.",
   ];
@@ -49,6 +51,9 @@ export function renderTable(report: BenchReport): string {
   ];
   for (const skipped of report.skipped) lines.push('', `${skipped.config}: not measured (${skipped.reason})`);
   lines.push(...floorLines(report.hotPath, report.options.connections));
+  if (report.expressFree) lines.push(...expressFreeLines(report.expressFree, report.options.expressFree, report.options.expressFreeRounds));
+  if (report.paidStages) lines.push(...paidStageLines(report.paidStages, report.options.stages, report.options.stagesRounds, report.hotPath));
+  if (report.idle) lines.push(...idleLines(report.idle));
   if (report.gateway) lines.push(...gatewayLines(report.gateway, report.options.connections));
   if (report.gatewaySkipped) lines.push('', `Gateway: not measured (${report.gatewaySkipped})`);
   if (report.firstPayment) {

@@ -2,7 +2,10 @@
 import type { ConformanceResult } from './conformance.ts';
 import { floorTargets } from './floor-targets.ts';
 import type { HotPathResult } from './hot-path.ts';
+import type { FreeAppCost } from './express-free-micro.ts';
+import type { IdleResult } from './idle.ts';
 import { CONCLUSIVE_SOAK_S, type SoakResult } from './soak.ts';
+import { expressFreeTargets, idleTargets } from './table-background.ts';
 
 /** RSS growth over the soak, in MB. */
 const SOAK_GROWTH_TARGET_MB = 50;
@@ -50,8 +53,10 @@ export function evaluateTargets(
   soak: SoakResult | undefined,
   conformance: ConformanceResult | undefined,
   soakSeconds: number,
+  background: { expressFree?: FreeAppCost[] | undefined; idle?: IdleResult[] | undefined } = {},
 ): TargetVerdict[] {
   const verdicts: TargetVerdict[] = floorTargets(hotPaths);
+  verdicts.push(...expressFreeTargets(background.expressFree), ...idleTargets(background.idle));
   // The floors' ratios replaced the earlier gated/ungated ratios and the absolute p99 bound (issue 16): both moved
   // with the load generator's share of the cores, which a floor measured in the same rounds cancels out.
   verdicts.push(...soakTargets(soak, soakSeconds));

@@ -1,9 +1,10 @@
-// Test helper of the examples' tests: an emulator for the file's tests, and the examples run as their own processes against it.
+// Test helper of the examples' tests: an emulator for the file's tests, the examples run as their own processes against it, and their money path checked.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type RunningEmulator, startEmulator } from 'credit402-stripe-emulator';
+import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { SOURCE_NODE_OPTIONS } from '../reference/testing/kit.ts';
 
 /** This folder. */
@@ -65,4 +66,37 @@ export function listeningUrl(child: ChildProcess): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
   });
+}
+
+const encode = (payload: object): string => Buffer.from(JSON.stringify(payload)).toString('base64');
+const decode = (header: string | null): Record<string, unknown> => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8')) as Record<string, unknown>;
+
+/** The two paid answers of {@link expectPaidThenSpent}, bodies unread. */
+export interface PaidThenSpent {
+  paid: Response;
+  spent: Response;
+}
+
+/**
+ * The examples' money path at `base`: `GET /api/weather` (priced 500, minTopUp 50000) answers 402, is paid by a new
+ * card of `emulatorUrl` (49500 left, a charge id) and is then served from the balance (49000 left, no charge id), the
+ * second time at `spendPath` (default `/api/weather`).
+ */
+export async function expectPaidThenSpent(emulatorUrl: string, base: string, spendPath = '/api/weather'): Promise<PaidThenSpent> {
+  const challenge = await fetch(`${base}/api/weather`);
+  expect(challenge.status).toBe(402);
+  expect(decode(challenge.headers.get('payment-required'))).toMatchObject({ accepts: [{ amount: 500 }] });
+
+  const { paymentMethodId } = await createPaymentMethod(emulatorUrl, KEYS, uniqueCardNumber());
+  const paid = await fetch(`${base}/api/weather`, { headers: { payment: encode({ paymentMethodId }) } });
+  expect(paid.status).toBe(200);
+  const receipt = decode(paid.headers.get('payment-response'));
+  expect(receipt).toMatchObject({ success: true, chargeId: expect.stringMatching(/^pi_/), creditsRemaining: 49_500 });
+
+  const spent = await fetch(`${base}${spendPath}`, { headers: { payment: encode({ clientId: receipt.clientId }) } });
+  expect(spent.status).toBe(200);
+  const spentReceipt = decode(spent.headers.get('payment-response'));
+  expect(spentReceipt).toMatchObject({ success: true, creditsRemaining: 49_000 });
+  expect(spentReceipt.chargeId).toBeUndefined();
+  return { paid, spent };
 }

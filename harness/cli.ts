@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `credit402-conformance conformance|profile|coverage|compare`: the conformance kit's command line (see harness/README.md).
+// `credit402-conformance conformance|client|profile|coverage|compare`: the conformance kit's command line (see harness/README.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCoverage } from './coverage.ts';
 import { runCompare } from './report/compare.ts';
 import { KIT, parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
+import { CLIENT_USAGE, parseClientArgs } from './runner/client-options.ts';
+import { runClientConformance } from './runner/client-run.ts';
 import { PROFILE_PATH, profileComment } from './runner/profile.ts';
 import { runConformance } from './runner/run.ts';
 
@@ -12,6 +14,8 @@ const COMMANDS = `usage: ${KIT} <command> [options]
 
 commands
   conformance   run the suite against a target: --target URL or --target-cmd "CMD" (--help for all options)
+  client        run the client suite against an HTTP client through its driver: --client-cmd "CMD"
+                (--help for all options; harness/docs/client-driver.md is the driver contract)
   profile       print the conformance profile a target must load (the reminder goes to stderr)
   coverage      print which scenario checks which requirement; --tests DIR (repeatable) adds the
                 requirement IDs named in the titles of the vitest tests below DIR
@@ -34,6 +38,14 @@ async function main(args: string[]): Promise<number> {
       }
       return runConformance(parsed.options);
     }
+    case 'client': {
+      const parsed = parseClientArgs(rest);
+      if (parsed.kind === 'help') {
+        console.log(CLIENT_USAGE);
+        return 0;
+      }
+      return runClientConformance(parsed.options);
+    }
     case 'profile':
       if (rest.length > 0) throw new UsageError(`profile takes no options; got ${rest.join(' ')}`);
       console.error(profileComment());
@@ -50,7 +62,7 @@ async function main(args: string[]): Promise<number> {
       console.log(COMMANDS);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command "${command}"; the commands are conformance, profile, coverage and compare`);
+      throw new UsageError(`unknown command "${command}"; the commands are conformance, client, profile, coverage and compare`);
   }
 }
 

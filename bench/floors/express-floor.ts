@@ -1,7 +1,7 @@
-// The bare Express floor: the same route as the Fastify floor, on Express with the reference app's settings.
+// The bare Express floor: the same routes as the Fastify floor (paid and free), on Express with the reference app's settings.
 import express, { type Express } from 'express';
 import type { FloorBalances } from './balances.ts';
-import { FLOOR_PRICE, FLOOR_ROUTE, paidClientId, paymentResponse, servedBody } from './paid-request.ts';
+import { FLOOR_FREE_ROUTE, FLOOR_PRICE, FLOOR_ROUTE, FREE_BODY, paidClientId, paymentResponse, servedBody } from './paid-request.ts';
 
 /** An Express app serving the floor's paid route on `balances`. */
 export function expressFloor(balances: FloorBalances): Express {
@@ -21,5 +21,6 @@ export function expressFloor(balances: FloorBalances): Express {
       next(error);
     }
   });
+  app.get(FLOOR_FREE_ROUTE, (_req, res) => void res.json(FREE_BODY));
   return app;
 }

@@ -1,7 +1,7 @@
-// The bare Fastify floor: one route that decodes the payment header, makes one store operation and answers.
+// The bare Fastify floor: a free route answering a constant body, and the paid route that decodes the payment header, makes one store operation and answers.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { FloorBalances } from './balances.ts';
-import { FLOOR_PRICE, FLOOR_ROUTE, paidClientId, paymentResponse, servedBody } from './paid-request.ts';
+import { FLOOR_FREE_ROUTE, FLOOR_PRICE, FLOOR_ROUTE, FREE_BODY, paidClientId, paymentResponse, servedBody } from './paid-request.ts';
 
 /** A Fastify app (not listening) serving the floor's paid route on `balances`. */
 export function fastifyFloor(balances: FloorBalances): FastifyInstance {
@@ -14,5 +14,6 @@ export function fastifyFloor(balances: FloorBalances): FastifyInstance {
     reply.header('payment-response', paymentResponse(clientId, balance));
     return servedBody(balance);
   });
+  app.get(FLOOR_FREE_ROUTE, async () => FREE_BODY);
   return app;
 }

@@ -2,6 +2,10 @@
 
 /** The route every floor serves, as the reference server's gated `GET /api/nodesc`. */
 export const FLOOR_ROUTE = '/api/nodesc';
+/** The free route every floor serves, as the reference server's ungated `GET /free`: the bare framework's cost of a free request. */
+export const FLOOR_FREE_ROUTE = '/free';
+/** The body of the free route, the reference's demo body for `GET /free`. */
+export const FREE_BODY = Object.freeze({ route: `GET ${FLOOR_FREE_ROUTE}`, gated: false });
 /** What one paid request costs, in units (the reference's price of that route). */
 export const FLOOR_PRICE = 1;
 

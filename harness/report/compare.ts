@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { KIT } from '../runner/cli-options.ts';
 import { badge, escapeHtml, htmlPage, levelState, requirementStatus, STATUS_LABEL } from './html-page.ts';
 import type { RequirementVerdict, RunSummary } from './run-summary.ts';
-import { LEVELS, readRequirements, type Requirement } from './spec-requirements.ts';
+import { judgedInMode, LEVELS, readRequirements, type Requirement } from './spec-requirements.ts';
 
 /** One column: a run's summary and where its HTML report is. */
 export interface Implementation {
@@ -28,7 +28,10 @@ target when two directories share a name; every requirement of spec/protocol.md 
 
 /** Reads a reports directory's conformance-summary.json (or the summary file itself); throws with the path on a problem. */
 export function readImplementation(path: string): Omit<Implementation, 'name'> & { directory: string } {
-  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance-summary.json') : path;
+  // A directory holds a server run's summary, or a client run's (`credit402-conformance client`).
+  const inDirectory = (name: string): string => join(path, name);
+  const isDirectory = existsSync(path) && statSync(path).isDirectory();
+  const file = !isDirectory ? path : existsSync(inDirectory('conformance-summary.json')) || !existsSync(inDirectory('client-conformance-summary.json')) ? inDirectory('conformance-summary.json') : inDirectory('client-conformance-summary.json');
   if (!existsSync(file)) throw new Error(`${path}: no conformance-summary.json (run \`credit402-conformance conformance --reports ${path}\` first)`);
   let summary: RunSummary;
   try {
@@ -38,7 +41,7 @@ export function readImplementation(path: string): Omit<Implementation, 'name'> &
   }
   if (!Array.isArray(summary.levels) || !Array.isArray(summary.requirements)) throw new Error(`${file} is not a conformance summary (no levels or requirements)`);
   const directory = dirname(resolve(file));
-  const report = join(directory, 'conformance.html');
+  const report = join(directory, summary.mode === 'client' ? 'client-conformance.html' : 'conformance.html');
   return { summary: { ...summary, scenarios: summary.scenarios ?? [] }, directory, ...(existsSync(report) ? { report } : {}) };
 }
 
@@ -72,7 +75,10 @@ function cell(verdict: RequirementVerdict | undefined, href: string | undefined)
 }
 
 /** Renders the comparison page; `hrefOf` links a cell to the implementation's own report (relative to the page). */
-export function renderComparison(implementations: readonly Implementation[], requirements: readonly Requirement[], hrefOf: (implementation: Implementation) => string | undefined = () => undefined): string {
+export function renderComparison(implementations: readonly Implementation[], specRequirements: readonly Requirement[], hrefOf: (implementation: Implementation) => string | undefined = () => undefined): string {
+  // Client runs are compared on the (client) requirements, server runs on all the others.
+  const mode = implementations.length > 0 && implementations.every(({ summary }) => summary.mode === 'client') ? 'client' : 'server';
+  const requirements = specRequirements.filter((requirement) => judgedInMode(requirement, mode));
   const known = new Set(requirements.map((requirement) => requirement.id));
   const extra = new Map<string, RequirementVerdict>();
   for (const { summary } of implementations) for (const verdict of summary.requirements) if (!known.has(verdict.id)) extra.set(verdict.id, verdict);

@@ -10,7 +10,7 @@ import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
 import { ProgressLine } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
 import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
-import { LEVELS, readRequirements, type Level } from './spec-requirements.ts';
+import { judgedInMode, LEVELS, readRequirements, type Level, type RunMode } from './spec-requirements.ts';
 import type { RunSummary, ScenarioRecord } from './run-summary.ts';
 import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
 
@@ -19,6 +19,8 @@ type ParsedAttempt = ReturnType<typeof formatterHelpers.parseTestCaseAttempt>;
 
 /** Formatter options under `formatOptions.credit402`. */
 interface ConsoleReportOptions {
+  /** What the run judges (default server): only that mode's requirements are judged and reported. */
+  mode?: RunMode;
   /** Report files to name at the end. */
   reports?: string[];
   /** Seconds between progress lines when stdout is not a TTY. */
@@ -87,6 +89,12 @@ export default class ConsoleFormatter extends Formatter {
     this.#progress.update({ done: passed + failed + skipped + inconclusive + notRun, total, failed });
   }
 
+  /** Whether the run's mode judges `id` (an ID the spec does not know is judged, so that a wrong tag shows). */
+  #inMode(id: string): boolean {
+    const requirement = this.#levels.get(id);
+    return requirement === undefined || judgedInMode(requirement, this.#options.mode ?? 'server');
+  }
+
   get #runLevel(): Level {
     return this.#options.runLevel ?? 'strict';
   }
@@ -95,7 +103,7 @@ export default class ConsoleFormatter extends Formatter {
     const status = attempt.worstTestStepResult.status;
     const tags = attempt.pickle.tags.map((tag) => tag.name);
     const level = scenarioLevel(tags, this.#levelMap);
-    const judgedIds = requirementIds(tags).filter((id) => LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
+    const judgedIds = requirementIds(tags).filter((id) => this.#inMode(id) && LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
     const parsed = formatterHelpers.parseTestCaseAttempt({ testCaseAttempt: attempt, snippetBuilder: this.snippetBuilder, supportCodeLibrary: this.supportCodeLibrary });
     const source = parsed.testCase.sourceLocation;
     const location = source ? `${source.uri}:${source.line}` : attempt.pickle.uri;
@@ -236,6 +244,7 @@ export default class ConsoleFormatter extends Formatter {
     this.log(`${lines.join('\n')}\n`);
     const requirements = all.map((verdict) => ({ ...verdict, ...(titles.has(verdict.id) ? { title: titles.get(verdict.id) } : {}) }));
     this.#writeSummary({
+      mode: this.#options.mode ?? 'server',
       runLevel: this.#runLevel,
       startedAt: this.#startedAt,
       ...(this.#options.target ? { target: this.#options.target } : {}),

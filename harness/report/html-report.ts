@@ -2,12 +2,15 @@
 import { badge, escapeHtml, htmlPage, LEVEL_MEANING, levelState, requirementStatus, STATUS_LABEL, type RequirementStatus } from './html-page.ts';
 import { failureBlock, filterAttributes, idLink, reasonGroups, scenarioTable, type ScenarioContext } from './html-scenarios.ts';
 import type { LevelVerdict, RequirementVerdict, RunSummary, ScenarioRecord } from './run-summary.ts';
-import { LEVELS, type Requirement } from './spec-requirements.ts';
+import { judgedInMode, LEVELS, type Requirement } from './spec-requirements.ts';
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** The levels block: per level, scenarios passed and whether the target claims it. */
-export function levelsBlock(levels: readonly LevelVerdict[]): string {
+/** What the robust level is for a client (spec §0): its one requirement of §16. */
+const CLIENT_ROBUST = 'a kept clientId across restarts (CR-16.17)';
+
+/** The levels block: per level, scenarios passed and whether the target (or, in client mode, the client) claims it. */
+export function levelsBlock(levels: readonly LevelVerdict[], mode: RunSummary['mode'] = 'server'): string {
   const cards = levels.map((verdict) => {
     const { state, label, detail } = levelState(verdict);
     const count = verdict.total === undefined
@@ -16,7 +19,7 @@ export function levelsBlock(levels: readonly LevelVerdict[]): string {
     const inconclusive = verdict.inconclusive ? ` <span class="badge s-inconclusive">${verdict.inconclusive} inconclusive</span>` : '';
     return `<div class="level ${state}" data-level-card="${escapeHtml(verdict.level)}">
 <h3>${escapeHtml(verdict.level)}</h3>
-<p class="what">${escapeHtml(LEVEL_MEANING[verdict.level] ?? '')}</p>
+<p class="what">${escapeHtml(mode === 'client' && verdict.level === 'robust' ? CLIENT_ROBUST : (LEVEL_MEANING[verdict.level] ?? ''))}</p>
 ${count}
 <p class="state">${badge(state, label)}${inconclusive}${detail ? ` <span class="muted">${escapeHtml(detail)}</span>` : ''}</p>
 </div>`;
@@ -25,7 +28,7 @@ ${count}
 <div class="levels">
 ${cards.join('\n')}
 </div>
-<p class="muted">Each level counts its scenarios and those of the levels below; the target claims a level when all of them passed and none was inconclusive.</p>
+<p class="muted">Each level counts its scenarios and those of the levels below; the ${mode === 'client' ? 'client' : 'target'} claims a level when all of them passed and none was inconclusive.</p>
 </section>`;
 }
 
@@ -107,7 +110,7 @@ function requirementMatrix(summary: RunSummary, requirements: readonly Requireme
 ${perLevel.join('\n')}
 </tbody>
 </table>
-<h3>every requirement of spec/protocol.md</h3>
+<h3>every ${summary.mode === 'client' ? 'client requirement (spec §16)' : 'requirement'} of spec/protocol.md</h3>
 <table class="requirements">
 <thead><tr><th>ID</th><th>level</th><th>title</th><th>verdict</th><th>scenarios</th></tr></thead>
 <tbody>
@@ -124,7 +127,7 @@ function when(startedAt: string): string {
 
 function header(summary: RunSummary, failedRequirements: number): string {
   const meta = [
-    summary.target && `target: <code>${escapeHtml(summary.target)}</code>`,
+    summary.target && `${summary.mode === 'client' ? 'driver' : 'target'}: <code>${escapeHtml(summary.target)}</code>`,
     summary.startedAt && `started ${escapeHtml(when(summary.startedAt))}`,
     `judged up to the ${escapeHtml(summary.runLevel)} level`,
   ].filter(Boolean);
@@ -140,7 +143,7 @@ function header(summary: RunSummary, failedRequirements: number): string {
     '<a href="#scenarios">all scenarios</a>',
   ].filter(Boolean);
   return `<header>
-<h1>credit402 conformance report</h1>
+<h1>credit402 ${summary.mode === 'client' ? 'client ' : ''}conformance report</h1>
 <p class="meta">${meta.join(' · ')}</p>
 <p class="verdict ${failed ? 'failed' : 'passed'}">${escapeHtml(verdict)}</p>
 <div class="counts">${badge('passed', `${summary.passed} passed`)} ${badge('failed', `${summary.failed} failed`)} ${badge('inconclusive', `${summary.inconclusive} inconclusive`)} ${badge('not-run', `${summary.notRun} not run`)}</div>
@@ -176,7 +179,10 @@ function notJudgedSection(scenarios: readonly ScenarioRecord[], context: Context
 }
 
 /** Renders a run's summary as one self-contained HTML page; `requirements` are the spec's (readRequirements()). */
-export function renderHtmlReport(summary: RunSummary, requirements: readonly Requirement[]): string {
+export function renderHtmlReport(summary: RunSummary, specRequirements: readonly Requirement[]): string {
+  const mode = summary.mode ?? 'server';
+  // A client run judges the (client) requirements only, a server run all the others: the matrix lists the run's.
+  const requirements = specRequirements.filter((requirement) => judgedInMode(requirement, mode));
   const scenarios = summary.scenarios ?? [];
   const spec = new Map(requirements.map((requirement) => [requirement.id, requirement]));
   const judged = new Map(summary.requirements.map((verdict) => [verdict.id, verdict]));
@@ -190,7 +196,7 @@ export function renderHtmlReport(summary: RunSummary, requirements: readonly Req
   };
   const body = [
     header(summary, summary.requirements.filter((verdict) => verdict.failed > 0).length),
-    levelsBlock(summary.levels),
+    levelsBlock(summary.levels, summary.mode),
     summary.runErrors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><pre class="message">${escapeHtml(summary.runErrors.join('\n'))}</pre></section>` : '',
     filterForm(scenarios),
     failureSections({ ...summary, scenarios }, failures, context),
@@ -200,6 +206,6 @@ export function renderHtmlReport(summary: RunSummary, requirements: readonly Req
     `<footer>Generated by credit402-conformance from conformance-summary.json. An ID fails when a check naming it failed; the failed scenario's other IDs are "not reached"; "not run" IDs were judged by no scenario of this run.</footer>`,
   ];
   const outcome = summary.failed > 0 ? `${summary.failed} failed` : summary.runErrors.length > 0 ? 'run error' : 'passed';
-  const title = `credit402 conformance: ${outcome}${summary.target ? ` (${summary.target})` : ''}`;
+  const title = `credit402 ${mode === 'client' ? 'client ' : ''}conformance: ${outcome}${summary.target ? ` (${summary.target})` : ''}`;
   return htmlPage(title, body.filter(Boolean).join('\n'));
 }

@@ -1,5 +1,5 @@
 // The machine-readable summary of a conformance run (conformance-summary.json): what the console, HTML and compare reports read.
-import type { Level } from './spec-requirements.ts';
+import type { Level, RunMode } from './spec-requirements.ts';
 
 /** A text attachment of a scenario (the transcript, logs). */
 export interface SummaryAttachment {
@@ -64,6 +64,8 @@ export interface RequirementVerdict {
 
 /** The summary file. */
 export interface RunSummary {
+  /** What the run judged: servers (`conformance`, the default when absent) or clients (`client`). */
+  mode?: RunMode;
   /** What was run: the target's description and the run's level, when known. */
   target?: string;
   runLevel: Level;

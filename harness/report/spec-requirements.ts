@@ -1,4 +1,4 @@
-// Reads the requirement IDs of spec/protocol.md: `**CR-x.y Title.**` paragraphs with their [level] and (internal)/(construction)/Deprecated markers.
+// Reads the requirement IDs of spec/protocol.md: `**CR-x.y Title.**` paragraphs with their [level] and (internal)/(construction)/(client)/Deprecated markers.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compareIds } from './requirement-ids.ts';
@@ -20,6 +20,8 @@ export interface Requirement {
   internal: boolean;
   /** Checked by constructing a target with a configuration. */
   construction: boolean;
+  /** A requirement of clients (§16, the `(client)` marker): judged by the kit's client mode, never by a server run. */
+  client: boolean;
   deprecated: boolean;
   /** §13 decisions: the IDs named after "Applied in" (ranges expanded against the spec's own IDs). */
   appliedIn: string[];
@@ -61,6 +63,7 @@ export function parseRequirements(markdown: string): Requirement[] {
       level: level ?? 'strict',
       internal: /\(internal\b/.test(rest),
       construction: /\(construction\b/.test(rest),
+      client: /\(client\b/.test(rest),
       deprecated: /^\s*[*_]*Deprecated\b/.test(rest),
       appliedIn: [],
       rest,
@@ -76,4 +79,12 @@ export function parseRequirements(markdown: string): Requirement[] {
 /** Reads and parses spec/protocol.md (or another path). */
 export function readRequirements(path: string = SPEC_PATH): Requirement[] {
   return parseRequirements(readFileSync(path, 'utf8'));
+}
+
+/** What a run judges: servers (§1–§15, `conformance`) or clients (§16, `client`). */
+export type RunMode = 'server' | 'client';
+
+/** Whether a run of `mode` judges `requirement`: a client run only the `(client)` requirements, a server run all the others. */
+export function judgedInMode(requirement: Pick<Requirement, 'client'>, mode: RunMode): boolean {
+  return requirement.client === (mode === 'client');
 }

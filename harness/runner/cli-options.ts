@@ -9,7 +9,7 @@ export const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
 
 export const USAGE = `usage: ${KIT} conformance (--target URL | --target-cmd "CMD") [options]
 
-Runs the credit402 conformance suite (features/**/*.feature) against a target, with the Stripe
+Runs the credit402 conformance suite (features/*.feature) against a target, with the Stripe
 emulator started on the profile's address.
 
 target (exactly one)
@@ -43,7 +43,8 @@ suite
   --reports DIR         where the reports go (default: reports, in the current directory)
   -h, --help            print this text and exit
 
-Other commands: \`${KIT} profile\` prints the profile a target must load;
+Other commands: \`${KIT} client --client-cmd "CMD"\` judges an HTTP client instead (--help);
+\`${KIT} profile\` prints the profile a target must load;
 \`${KIT} coverage\` prints which scenario checks which requirement;
 \`${KIT} compare DIR… --out matrix.html\` puts the reports of several runs side by side.
 

@@ -6,25 +6,22 @@ import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } f
 import { renderHtmlReport } from '../report/html-report.ts';
 import { addSkipReasons } from '../report/junit-reasons.ts';
 import type { RunSummary } from '../report/run-summary.ts';
-import { readRequirements } from '../report/spec-requirements.ts';
+import { readRequirements, type RunMode } from '../report/spec-requirements.ts';
 import type { Level } from '../world/levels.ts';
 import { childNodeOptions, MODULE_EXTENSION, ROOT } from './paths.ts';
 
-/** What the World receives (cucumber `worldParameters`). */
-interface WorldParameters {
-  targetUrl: string;
-  emulatorUrl: string;
-  profilePath: string;
-  [key: string]: string;
-}
+/** What the World receives (cucumber `worldParameters`): the server World's URLs and profile, or the client World's level and declarations. */
+type WorldParameters = Record<string, string>;
 
 /** Where the suite lives and how to run it. */
 export interface SuiteOptions {
   /** Directory the globs are relative to; default: the kit's root. */
   cwd?: string;
-  /** Feature globs; default `features/**\/*.feature`. */
+  /** What the run judges (default server): the suite, its support code and the reports' names follow. */
+  mode?: RunMode;
+  /** Feature globs; default the mode's suite (`features/*.feature` or `features/client/*.feature`). */
   paths?: string[];
-  /** Support-code globs loaded with import(); default the World and the steps. */
+  /** Support-code globs loaded with import(); default the mode's World and steps. */
   imports?: string[];
   tags?: string;
   parallel?: number;
@@ -38,13 +35,36 @@ export interface SuiteOptions {
   robustDeclared?: boolean;
   /** What the target is, for the reports. */
   target?: string;
+  /** Errors of the run found outside cucumber (a client's driver that broke its contract), read once the run ended. */
+  runErrors?: () => string[];
 }
 
-/** The World and the steps: every module under harness/world and harness/steps except unit tests and declarations. */
-function supportCode(cwd: string): string[] {
-  return ['harness/world', 'harness/steps'].flatMap((folder) =>
+/** Per mode: the default features, the support code folders, the report files and the JUnit suite's name. */
+const MODES = {
+  server: {
+    features: ['features/*.feature'],
+    support: ['harness/world', 'harness/steps'],
+    files: { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html', summary: 'conformance-summary.json' },
+    suiteName: 'credit402 conformance',
+  },
+  client: {
+    features: ['features/client/*.feature'],
+    support: ['harness/client'],
+    files: { junit: 'client-conformance.junit.xml', json: 'client-conformance.json', html: 'client-conformance.html', summary: 'client-conformance-summary.json' },
+    suiteName: 'credit402 client conformance',
+  },
+} as const;
+
+/** The report files of a run of `mode`, by kind (names under the reports directory). */
+export function reportFiles(mode: RunMode = 'server'): (typeof MODES)[RunMode]['files'] {
+  return MODES[mode].files;
+}
+
+/** The World and the steps of a mode: every module under its folders except unit tests, declarations and fixtures. */
+function supportCode(cwd: string, mode: RunMode): string[] {
+  return MODES[mode].support.flatMap((folder) =>
     readdirSync(join(cwd, folder), { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith(`.${MODULE_EXTENSION}`) && !/\.(test|d)\.[a-z]+$/.test(file))
+      .filter((file) => file.endsWith(`.${MODULE_EXTENSION}`) && !/\.(test|d)\.[a-z]+$/.test(file) && !file.split(/[\\/]/).includes('fixtures'))
       .map((file) => relative(cwd, join(cwd, folder, file)))
       .sort(),
   );
@@ -52,18 +72,17 @@ function supportCode(cwd: string): string[] {
 
 const CONSOLE_FORMATTER = new URL(`../report/console-formatter.${MODULE_EXTENSION}`, import.meta.url).href;
 
-/** Report file names under the reports directory. */
-const REPORT_FILES = { junit: 'conformance.junit.xml', json: 'conformance.json', html: 'conformance.html', summary: 'conformance-summary.json' } as const;
-
 async function configure(options: SuiteOptions, worldParameters: WorldParameters | Record<string, never>): Promise<IRunConfiguration> {
   const cwd = options.cwd ?? ROOT;
+  const mode = options.mode ?? 'server';
+  const names = reportFiles(mode);
   const reports = resolve(options.reportsDir ?? 'reports');
   const { runConfiguration } = await loadConfiguration(
     {
       file: false,
       provided: {
-        paths: options.paths ?? ['features/**/*.feature'],
-        import: options.imports ?? supportCode(cwd),
+        paths: options.paths ?? [...MODES[mode].features],
+        import: options.imports ?? supportCode(cwd, mode),
         ...(options.tags ? { tags: options.tags } : {}),
         parallel: options.parallel ?? 0,
         worldParameters,
@@ -73,18 +92,19 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
     { cwd },
   );
   const files = {
-    [resolve(reports, REPORT_FILES.junit)]: 'junit',
-    [resolve(reports, REPORT_FILES.json)]: 'json',
+    [resolve(reports, names.junit)]: 'junit',
+    [resolve(reports, names.json)]: 'json',
   };
   runConfiguration.formats = {
     stdout: CONSOLE_FORMATTER,
     files,
     publish: false,
     options: {
-      junit: { suiteName: 'credit402 conformance' },
+      junit: { suiteName: MODES[mode].suiteName },
       credit402: {
-        reports: [...Object.keys(files), resolve(reports, REPORT_FILES.html), resolve(reports, REPORT_FILES.summary)],
-        summaryFile: resolve(reports, REPORT_FILES.summary),
+        mode,
+        reports: [...Object.keys(files), resolve(reports, names.html), resolve(reports, names.summary)],
+        summaryFile: resolve(reports, names.summary),
         runLevel: options.runLevel ?? 'strict',
         robustDeclared: options.robustDeclared ?? false,
         ...(options.target ? { target: options.target } : {}),
@@ -95,10 +115,11 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
 }
 
 /** After the run: the kit's HTML report from the summary, and the not-run and inconclusive reasons in the JUnit file. */
-function finishReports(reports: string, summary: RunSummary): void {
+function finishReports(reports: string, summary: RunSummary, mode: RunMode): void {
+  const names = reportFiles(mode);
   try {
-    writeFileSync(resolve(reports, REPORT_FILES.html), renderHtmlReport(summary, readRequirements()));
-    const junit = resolve(reports, REPORT_FILES.junit);
+    writeFileSync(resolve(reports, names.html), renderHtmlReport(summary, readRequirements()));
+    const junit = resolve(reports, names.junit);
     if (existsSync(junit)) writeFileSync(junit, addSkipReasons(readFileSync(junit, 'utf8'), summary.scenarios ?? []));
   } catch (error) {
     process.stderr.write(`conformance: could not finish the reports in ${reports}: ${(error as Error).message}\n`);
@@ -116,6 +137,24 @@ export async function planSuite(options: SuiteOptions): Promise<{ scenarios: num
 }
 
 /**
+ * The number of scenarios the options select; undefined after telling `say` why none can run: the suite does not load,
+ * or nothing matches (`where`: the features' glob, for the message).
+ */
+export async function plannedScenarios(options: SuiteOptions, say: (line: string) => void, where: string): Promise<number | undefined> {
+  let scenarios: number;
+  try {
+    ({ scenarios } = await planSuite(options));
+  } catch (error) {
+    const { message, cause } = error as Error;
+    say(`cannot load the suite: ${message}${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    return undefined;
+  }
+  if (scenarios > 0) return scenarios;
+  say(options.tags ? `no scenario matches --tags "${options.tags}"` : `no scenarios found (${where})`);
+  return undefined;
+}
+
+/**
  * Runs the suite; resolves to the kit's verdict: true when no scenario failed and the run had no error (inconclusive
  * and not-run scenarios do not fail it), read from the console report's summary; cucumber's own verdict without one.
  */
@@ -123,8 +162,9 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
   const cwd = options.cwd ?? ROOT;
   const configuration = await configure(options, worldParameters);
   const reports = resolve(options.reportsDir ?? 'reports');
-  const summaryFile = resolve(reports, REPORT_FILES.summary);
-  for (const stale of [summaryFile, resolve(reports, REPORT_FILES.html)]) rmSync(stale, { force: true });
+  const mode = options.mode ?? 'server';
+  const summaryFile = resolve(reports, reportFiles(mode).summary);
+  for (const stale of [summaryFile, resolve(reports, reportFiles(mode).html)]) rmSync(stale, { force: true });
   // Parallel workers are fresh Node processes: from the sources, make them load TypeScript support code too.
   const nodeOptions = [process.env.NODE_OPTIONS, ...childNodeOptions()].filter(Boolean).join(' ');
   const { success } = await runCucumber(configuration, {
@@ -135,6 +175,11 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
   });
   if (!existsSync(summaryFile)) return success;
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
-  finishReports(reports, summary);
+  const runErrors = options.runErrors?.() ?? [];
+  if (runErrors.length > 0) {
+    summary.runErrors.push(...runErrors);
+    writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+  finishReports(reports, summary, mode);
   return summary.failed === 0 && summary.runErrors.length === 0;
 }

@@ -1,5 +1,6 @@
 // A child process in its own process group: output kept (tail in memory, all in a log file), whole group stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { createWriteStream, readdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -11,6 +12,11 @@ interface GroupSpec {
   cwd?: string;
   /** Every output line is also appended here. */
   logFile?: string;
+  /**
+   * Talk to the process over its stdin and stdout (a client's driver): both are piped and exposed as {@link ProcessGroup.input}
+   * and {@link ProcessGroup.output}; only stderr is kept and logged.
+   */
+  channel?: boolean;
 }
 
 const TAIL_LINES = 40;
@@ -48,6 +54,7 @@ export class ProcessGroup {
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #stopped = false;
   readonly #exited: Promise<void>;
+  readonly #channel: boolean;
 
   constructor(spec: GroupSpec) {
     const [file, ...args] = typeof spec.command === 'string' ? [spec.command] : spec.command;
@@ -58,8 +65,9 @@ export class ProcessGroup {
       detached: true, // own process group: killed as a whole, and not hit by the terminal's Ctrl-C twice
       env: spec.env,
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [spec.channel ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
+    this.#channel = spec.channel === true;
     this.#exited = new Promise((resolve) => {
       this.#child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
@@ -71,7 +79,7 @@ export class ProcessGroup {
         resolve();
       });
     });
-    for (const stream of [this.#child.stdout, this.#child.stderr]) {
+    for (const stream of spec.channel ? [this.#child.stderr] : [this.#child.stdout, this.#child.stderr]) {
       let partial = '';
       stream?.setEncoding('utf8').on('data', (chunk: string) => {
         const lines = (partial + chunk).split('\n');
@@ -80,6 +88,18 @@ export class ProcessGroup {
       });
       stream?.on('end', () => partial && this.#keep(partial));
     }
+  }
+
+  /** The process's stdin, for a group started with `channel`. */
+  get input(): Writable {
+    if (!this.#channel || !this.#child.stdin) throw new Error('the process group was not started with a channel');
+    return this.#child.stdin;
+  }
+
+  /** The process's stdout, for a group started with `channel` (not kept in the tail nor logged). */
+  get output(): Readable {
+    if (!this.#channel || !this.#child.stdout) throw new Error('the process group was not started with a channel');
+    return this.#child.stdout;
   }
 
   #keep(line: string): void {

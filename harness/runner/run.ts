@@ -2,12 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunOptions } from './cli-options.ts';
-import { planSuite, runSuite, type SuiteOptions } from './cucumber-suite.ts';
+import { plannedScenarios, runSuite, type SuiteOptions } from './cucumber-suite.ts';
 import { startRunEmulator, useRunningEmulator } from './emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
 import { startTarget } from './target.ts';
 import { startRunUpstream } from './upstream.ts';
-import { Teardown } from './teardown.ts';
+import { withTeardown } from './teardown.ts';
 
 /** Overrides for tests: where the suite lives, and which profile. */
 export interface RunEnvironment extends Pick<SuiteOptions, 'cwd' | 'paths' | 'imports' | 'stdout'> {
@@ -30,21 +30,9 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     runLevel: options.level,
     robustDeclared: options.declarations.robustness === true,
   };
-  let scenarios: number;
-  try {
-    ({ scenarios } = await planSuite(suite));
-  } catch (error) {
-    const { message, cause } = error as Error;
-    say(`cannot load the suite: ${message}${cause instanceof Error ? `: ${cause.message}` : ''}`);
-    return 2;
-  }
-  if (scenarios === 0) {
-    say(options.tags ? `no scenario matches --tags "${options.tags}"` : 'no scenarios found (features/**/*.feature)');
-    return 2;
-  }
-  const teardown = new Teardown();
-  const unsubscribe = teardown.handleSignals();
-  try {
+  const scenarios = await plannedScenarios(suite, say, 'features/*.feature');
+  if (scenarios === undefined) return 2;
+  return withTeardown(say, async (teardown) => {
     const fixed = emulatorAddress(readProfile(profilePath));
     const emulator = options.emulatorUrl
       ? await useRunningEmulator(options.emulatorUrl)
@@ -77,11 +65,5 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     const exit = target.group?.exitStatus();
     if (exit) say(`the target ${exit} during the run; its last output:\n${target.group?.tail().join('\n')}`);
     return success ? 0 : 1;
-  } catch (error) {
-    if (!teardown.started) say(process.env.CREDIT402_DEBUG ? String((error as Error).stack) : (error as Error).message);
-    return 2;
-  } finally {
-    await teardown.run();
-    unsubscribe();
-  }
+  });
 }

@@ -65,3 +65,21 @@ export class Teardown {
     };
   }
 }
+
+/**
+ * Runs `body` with a teardown that also runs on SIGINT/SIGTERM, and runs it at the end whatever happens; resolves to
+ * `body`'s exit code, or 2 after telling `say` what failed (the stack with CREDIT402_DEBUG set).
+ */
+export async function withTeardown(say: (line: string) => void, body: (teardown: Teardown) => Promise<number>): Promise<number> {
+  const teardown = new Teardown();
+  const unsubscribe = teardown.handleSignals();
+  try {
+    return await body(teardown);
+  } catch (error) {
+    if (!teardown.started) say(process.env.CREDIT402_DEBUG ? String((error as Error).stack) : (error as Error).message);
+    return 2;
+  } finally {
+    await teardown.run();
+    unsubscribe();
+  }
+}

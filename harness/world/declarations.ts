@@ -2,15 +2,24 @@
 
 /**
  * Optional capabilities: `storeFaults` and `records`, offered through conformance-only control routes; `gateway`, a
- * gateway (spec §15) that runs in front of the kit's controlled upstream (`CREDIT402_UPSTREAM_URL`).
+ * gateway (spec §15) that runs in front of the kit's controlled upstream (`CREDIT402_UPSTREAM_URL`); `spending-limit`,
+ * a client (spec §16, the client mode) that offers its caller a limit on what it pays (CR-16.11).
  */
-const CAPABILITIES = ['storeFaults', 'records', 'gateway'] as const;
+const CAPABILITIES = ['storeFaults', 'records', 'gateway', 'spending-limit'] as const;
+
+/** The capabilities a client's driver may declare (the client mode); the others are servers'. */
+export const CLIENT_CAPABILITIES: readonly Capability[] = ['spending-limit'];
 
 /** One optional capability. */
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The scenario tag that says a scenario needs a capability. */
-const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = { '@store-faults': 'storeFaults', '@records': 'records', '@gateway': 'gateway' };
+const CAPABILITY_TAGS: Readonly<Record<string, Capability>> = {
+  '@store-faults': 'storeFaults',
+  '@records': 'records',
+  '@gateway': 'gateway',
+  '@spending-limit': 'spending-limit',
+};
 
 /** The capabilities a scenario's tags require. */
 export function requiredCapabilities(tags: readonly string[]): Capability[] {

@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Gate } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { applyCredit402, type GateIncomingMessage } from './node-http.ts';
+import { decideAndApply, tableRouteOf, type GateIncomingMessage } from './node-http.ts';
 
 export { credit402Express, type Credit402Express, type Credit402Handler } from './express-route.ts';
 
@@ -29,15 +29,30 @@ type Response = ServerResponse & { locals?: Record<string, unknown> };
  * this middleware: a request refused there is then never charged (spec CR-4.7), while one refused after the payment
  * keeps its price.
  */
-export function credit402Middleware(gate: Gate): (req: Request, res: Response, next: Next) => Promise<void> {
-  return async function credit402(req, res, next) {
+export function credit402Middleware(gate: Gate): (req: Request, res: Response, next: Next) => void | Promise<void> {
+  // A free request (no route of the table, not a preflight) is handed on at once: no promise, no await. The target is
+  // read and matched once: a gated request's route goes to the gate as it is.
+  return function credit402(req, res, next) {
     try {
-      const applied = await applyCredit402(gate, req, res, { mountPath: req.baseUrl ?? '' });
-      if (applied.answered) return;
-      if (applied.payment && res.locals) res.locals.credit402 = applied.payment;
-      next();
+      const target = req.originalUrl ?? req.url ?? '/';
+      const table = tableRouteOf(gate, req.method ?? '', target);
+      if (table.free) return next();
+      return decideAndApply(gate, req, res, target, table.route, req.baseUrl ?? '').then((applied) => {
+        if (applied.answered) return;
+        if (applied.payment && res.locals) res.locals.credit402 = applied.payment;
+        nextOrFail(next);
+      }, next);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/** Calls `next()`; an error it throws goes to `next(error)`, as a throwing handler's would. */
+function nextOrFail(next: Next): void {
+  try {
+    next();
+  } catch (error) {
+    next(error);
+  }
 }

@@ -49,6 +49,23 @@ function sendAnswer(res: ServerResponse, answer: { status: number; headers: Read
 }
 
 /**
+ * For adapters built on this one (the Express middleware). What the gate will do with a request, read once by an
+ * adapter in front of the router (the table form): `free` when
+ * it passes the request untouched without reading anything else of it (a target the gate reads, not ambiguous, whose
+ * path no route of the table prices, and not an `OPTIONS` request, which may be a CORS preflight of a gated path), so
+ * the adapter hands it on at once, without a promise; otherwise the table's route, if any, for
+ * {@link decideAndApply} (the gate then does not match it again).
+ */
+export function tableRouteOf(gate: Gate, method: string, target: string): { free: true } | { free: false; route: GatedRoute | undefined } {
+  const reading = readRequestTarget(target);
+  if (!reading.ok) return { free: false, route: undefined };
+  const route = gate.match(method, reading.path);
+  return route === undefined && method !== 'OPTIONS' ? FREE : { free: false, route };
+}
+
+const FREE: { free: true } = Object.freeze({ free: true });
+
+/**
  * Applies the gate to one request. An unpaid, refused or ambiguous request is answered here (`answered: true`).
  * A free request is left untouched. A paid request gets its `payment-response` header, and `req.url` becomes the
  * path the gate matched plus the query (`/api/%77eather?x=1` → `/api/weather?x=1`), so the router reaches the
@@ -57,20 +74,40 @@ function sendAnswer(res: ServerResponse, answer: { status: number; headers: Read
  * finishes, its status is reported to the gate (`settle`), which decides whether anything follows
  * (`refundOnHandlerError`). Rejects only on a programming error.
  */
-export async function applyCredit402(gate: Gate, req: GateIncomingMessage, res: ServerResponse, options: ApplyOptions = {}): Promise<AppliedGate> {
+export function applyCredit402(gate: Gate, req: GateIncomingMessage, res: ServerResponse, options: ApplyOptions = {}): Promise<AppliedGate> {
   const target = options.target ?? req.originalUrl ?? req.url ?? '/';
-  const decision = await gate.handle({ method: req.method ?? '', url: target, route: options.route, paymentHeader: req.headers.payment, clientAddress: req.socket?.remoteAddress, origin: req.headers.origin });
-  if (decision.action === 'respond') {
-    sendAnswer(res, decision);
-    return { answered: true };
-  }
-  if (decision.action === 'pass') return { answered: false };
-  const { headers } = decision;
-  for (const name in headers) res.setHeader(name, headers[name] as string);
-  if (options.route === undefined) routeAsTheGateReads(req, target, options.mountPath ?? '');
-  res.once('finish', () => void decision.settle({ status: res.statusCode }));
-  return { answered: false, payment: decision.payment };
+  return decideAndApply(gate, req, res, target, options.route, options.route === undefined ? (options.mountPath ?? '') : undefined);
 }
+
+/**
+ * For adapters built on this one (the Express middleware). {@link applyCredit402} on a target already taken from the request: `route` is the route to price (the router's, or
+ * the table's when the adapter matched it already; the gate matches its table when undefined), and `mountPath` the
+ * prefix to strip when handing the router the path the gate read, undefined to leave `req.url` as it is (routed).
+ */
+export function decideAndApply(gate: Gate, req: GateIncomingMessage, res: ServerResponse, target: string, route: GatedRoute | undefined, mountPath: string | undefined): Promise<AppliedGate> {
+  let decided: ReturnType<Gate['handle']>;
+  try {
+    decided = gate.handle({ method: req.method ?? '', url: target, route, paymentHeader: req.headers.payment, clientAddress: req.socket?.remoteAddress, origin: req.headers.origin });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return decided.then((decision) => {
+    if (decision.action === 'respond') {
+      sendAnswer(res, decision);
+      return ANSWERED;
+    }
+    if (decision.action === 'pass') return PASSED;
+    const { headers } = decision;
+    for (const name in headers) res.setHeader(name, headers[name] as string);
+    if (mountPath !== undefined) routeAsTheGateReads(req, target, mountPath);
+    // `finish` is emitted once: `on` spares the wrapper `once` makes per paid request.
+    res.on('finish', () => void decision.settle({ status: res.statusCode }));
+    return { answered: false, payment: decision.payment };
+  });
+}
+
+const ANSWERED: AppliedGate = Object.freeze({ answered: true });
+const PASSED: AppliedGate = Object.freeze({ answered: false });
 
 /**
  * Readies any request for a router that decides what is gated (per-route gating): an ambiguous target (spec CR-4.10)

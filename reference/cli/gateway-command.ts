@@ -1,6 +1,7 @@
 // `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL] [--metrics-path P]`: the gateway's command line.
 import { parseArgs } from 'node:util';
 import { closeOnSignal, startFailure } from './command-lifecycle.ts';
+import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GatewayConfig } from '../gateway/gateway-config.ts';
 
@@ -28,15 +29,10 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
 
 Gated routes are paid for and forwarded; everything else is forwarded untouched. SIGTERM finishes in-flight requests.`;
 
-function overrides(values: Record<string, string | boolean | undefined>): Partial<GatewayConfig> {
-  const out: Partial<GatewayConfig> = {};
-  if (typeof values.upstream === 'string') out.upstream = values.upstream;
-  if (typeof values.port === 'string') out.port = Number(values.port);
-  if (typeof values.host === 'string') out.host = values.host;
-  if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
-  if (typeof values['upstream-timeout-ms'] === 'string') out.upstreamTimeoutMs = Number(values['upstream-timeout-ms']);
-  if (values['conformance-control'] === true) out.conformanceControl = true;
-  if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
+function overrides(values: Parameters<typeof listenerOverrides>[0] & { upstream?: string; 'upstream-timeout-ms'?: string }): Partial<GatewayConfig> {
+  const out: Partial<GatewayConfig> = listenerOverrides(values);
+  if (values.upstream !== undefined) out.upstream = values.upstream;
+  if (values['upstream-timeout-ms'] !== undefined) out.upstreamTimeoutMs = Number(values['upstream-timeout-ms']);
   return out;
 }
 
@@ -53,17 +49,10 @@ async function gateway(args: string[]): Promise<number | undefined> {
   const { values } = parseArgs({
     args,
     options: {
+      ...SOURCE_FLAGS,
+      ...LISTENER_FLAGS,
       upstream: { type: 'string' },
-      profile: { type: 'string' },
-      config: { type: 'string' },
-      store: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'stripe-api': { type: 'string' },
       'upstream-timeout-ms': { type: 'string' },
-      'conformance-control': { type: 'boolean' },
-      'metrics-path': { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -71,13 +60,7 @@ async function gateway(args: string[]): Promise<number | undefined> {
     return 0;
   }
   const { loadGatewayConfig } = await import('../gateway/gateway-config.ts');
-  const env = { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) };
-  const config = loadGatewayConfig({
-    ...(values.profile ? { profilePath: values.profile } : {}),
-    ...(values.config ? { configPath: values.config } : {}),
-    env,
-    overrides: overrides(values),
-  });
+  const config = loadGatewayConfig({ ...configSources(values), overrides: overrides(values) });
   const { startGateway } = await withOptionalPackage('fastify', 'the gateway', () => import('../gateway/start-gateway.ts'));
   const running = await startGateway(config);
   const routes = Object.entries(config.routes).map(([key, route]) => `  ${key}  ${route.amount} units ${route.currency ?? 'usd'}`);

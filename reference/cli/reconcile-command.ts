@@ -6,6 +6,7 @@ import { stripeApiBase } from '../processor/stripe-processor.ts';
 import { formatReport, reconcile } from '../reconcile/reconcile.ts';
 import { buildStore } from '../compose/build-store.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
+import { configSources, SOURCE_FLAGS } from './command-options.ts';
 
 const USAGE = `usage: credit402 reconcile [options]
   --dry-run          report succeeded top-ups the store has not credited, change nothing
@@ -20,13 +21,9 @@ async function reconcileOnce(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
+      ...SOURCE_FLAGS,
       'dry-run': { type: 'boolean' },
       since: { type: 'string' },
-      config: { type: 'string' },
-      profile: { type: 'string' },
-      store: { type: 'string' },
-      'stripe-api': { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -35,12 +32,7 @@ async function reconcileOnce(args: string[]): Promise<number> {
   }
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since !== undefined && Number.isNaN(since.getTime())) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--since must be a date, got ${values.since}`);
-  const config = loadServerConfig({
-    ...(values.profile ? { profilePath: values.profile } : {}),
-    ...(values.config ? { configPath: values.config } : {}),
-    env: { ...process.env, ...(values.store ? { CREDIT402_STORE: values.store } : {}) },
-    overrides: values['stripe-api'] ? { stripeApi: values['stripe-api'] } : {},
-  });
+  const config = loadServerConfig({ ...configSources(values), overrides: values['stripe-api'] ? { stripeApi: values['stripe-api'] } : {} });
   if (config.stripeApi === 'embedded') {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'reconcile needs a real Stripe API: --stripe-api stripe (with STRIPE_SECRET_KEY) or the URL of a running emulator');
   }

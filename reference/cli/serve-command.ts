@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { closeOnSignal, startFailure } from './command-lifecycle.ts';
+import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
 import { banner } from '../server/banner.ts';
 import { fileNamesFramework, installedFramework } from '../server/installed-framework.ts';
 import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from '../compose/engine-config.ts';
@@ -30,15 +31,10 @@ const USAGE = `usage: credit402 serve [options]
   --log-level LEVEL  info (default: one line per failure, with a code) | debug (adds stack traces);
                      or CREDIT402_LOG_LEVEL`;
 
-function overrides(values: Record<string, string | boolean | undefined>): Partial<ServerConfig> {
-  const out: Partial<ServerConfig> = {};
-  if (typeof values.port === 'string') out.port = Number(values.port);
-  if (typeof values.host === 'string') out.host = values.host;
-  if (typeof values['stripe-api'] === 'string') out.stripeApi = values['stripe-api'];
-  if (values['conformance-control'] === true) out.conformanceControl = true;
-  if (typeof values['metrics-path'] === 'string') out.metricsPath = values['metrics-path'];
-  if (typeof values.gating === 'string') out.gating = values.gating as Gating;
-  if (typeof values['log-level'] === 'string') out.logLevel = values['log-level'] as LogLevel;
+function overrides(values: Parameters<typeof listenerOverrides>[0] & { framework?: string; gating?: string; 'log-level'?: string }): Partial<ServerConfig> {
+  const out: Partial<ServerConfig> = listenerOverrides(values);
+  if (values.gating !== undefined) out.gating = values.gating as Gating;
+  if (values['log-level'] !== undefined) out.logLevel = values['log-level'] as LogLevel;
   if (FRAMEWORKS.includes(values.framework as Framework)) out.framework = values.framework as Framework;
   else if (values.framework !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `--framework must be one of ${FRAMEWORKS.join(', ')}`);
   return out;
@@ -57,20 +53,13 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
   const { values } = parseArgs({
     args,
     options: {
-      profile: { type: 'string' },
-      config: { type: 'string' },
-      store: { type: 'string' },
+      ...SOURCE_FLAGS,
+      ...LISTENER_FLAGS,
       framework: { type: 'string' },
       gating: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'stripe-api': { type: 'string' },
-      'conformance-control': { type: 'boolean' },
-      'metrics-path': { type: 'string' },
       'log-level': { type: 'string' },
       'redis-log-retention-seconds': { type: 'string' },
       'redis-max-transactions-per-client': { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -78,24 +67,17 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
     return 0;
   }
   // The store flags act as their variables, so that the store's own settings from the environment still apply.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(values.store ? { CREDIT402_STORE: values.store } : {}),
-    ...(values['redis-log-retention-seconds'] ? { CREDIT402_REDIS_LOG_RETENTION_SECONDS: values['redis-log-retention-seconds'] } : {}),
-    ...(values['redis-max-transactions-per-client'] ? { CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT: values['redis-max-transactions-per-client'] } : {}),
-  };
+  const sources = configSources(values, {
+    CREDIT402_REDIS_LOG_RETENTION_SECONDS: values['redis-log-retention-seconds'],
+    CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT: values['redis-max-transactions-per-client'],
+  });
   const chosen = overrides(values);
   // No framework named (flag, CREDIT402_FRAMEWORK, --config or --profile file): the installed one, not the embedded default.
-  if (chosen.framework === undefined && !env.CREDIT402_FRAMEWORK && !fileNamesFramework(values.config) && !fileNamesFramework(values.profile)) {
+  if (chosen.framework === undefined && !sources.env.CREDIT402_FRAMEWORK && !fileNamesFramework(values.config) && !fileNamesFramework(values.profile)) {
     chosen.framework = await installedFramework();
     console.log(`credit402: framework ${chosen.framework} (${chosen.framework === 'fastify' ? 'installed' : 'fastify is not installed'}; --framework to choose)`);
   }
-  const config = loadServerConfig({
-    ...(values.profile ? { profilePath: values.profile } : {}),
-    ...(values.config ? { configPath: values.config } : {}),
-    env,
-    overrides: chosen,
-  });
+  const config = loadServerConfig({ ...sources, overrides: chosen });
   const server = await startReferenceServer(config, injected);
   console.log(banner(config, server));
   closeOnSignal(server);

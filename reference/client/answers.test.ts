@@ -1,7 +1,7 @@
 // How the wrapper reads each kind of answer, with a scripted underlying fetch.
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
-import { createCredit402Fetch, Credit402PaymentError, Credit402ProtocolError, MemoryClientIdStorage, type PaymentDecision } from './index.ts';
+import { createCredit402Fetch, Credit402PaymentError, Credit402ProtocolError, Credit402TopUpError, MemoryClientIdStorage, type PaymentDecision } from './index.ts';
 
 const URL_A = 'http://a.test/api';
 const CLIENT_ID = 'a'.repeat(64);
@@ -125,6 +125,41 @@ describe('createCredit402Fetch answers', () => {
     const { pay, payloads } = scripted([() => challengeAnswer()], { paymentMethodId: 'pm_1', topUpAmount: 1.5 });
     await expect(pay(URL_A)).rejects.toThrow(/topUpAmount/);
     expect(payloads).toHaveLength(1);
+  });
+
+  it('refuses a topUpAmount below the challenge\'s minTopUp before sending anything (CR-16.3)', async () => {
+    const { pay, payloads, reasons } = scripted([() => challengeAnswer()], { paymentMethodId: 'pm_1', topUpAmount: 10_000 });
+    const error = await pay(URL_A).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Credit402TopUpError);
+    expect(error).toMatchObject({ requested: 10_000, minimum: 50_000, message: expect.stringContaining('minTopUp 50000') });
+    expect(payloads).toEqual([undefined]);
+    expect(reasons).toEqual(['challenge']);
+    expect(pay.getSessionSpending()).toBe(0);
+  });
+
+  it('sends a topUpAmount equal to minTopUp', async () => {
+    const { pay, payloads } = scripted([() => challengeAnswer(), () => paidAnswer()], { paymentMethodId: 'pm_1', topUpAmount: 50_000 });
+    expect((await pay(URL_A)).status).toBe(200);
+    expect(payloads[1]).toMatchObject({ paymentMethodId: 'pm_1', topUpAmount: 50_000 });
+  });
+
+  it('sends a call again after a 503 at most once, whichever of its requests met it (CR-16.12)', async () => {
+    const storage = new MemoryClientIdStorage();
+    await storage.set('http://a.test', CLIENT_ID);
+    const unavailable = () => json(503, failure('service_unavailable', 'Try again'), { 'retry-after': '0' });
+    const insufficient = () => challengeAnswer({ ...challenge, error: 'insufficient_credits', message: 'x' });
+    const { pay, payloads } = scripted([unavailable, insufficient, unavailable], { paymentMethodId: 'pm_1' }, { storage });
+    await expect(pay(URL_A)).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(payloads).toHaveLength(3);
+    expect(payloads[1]).toEqual(payloads[0]);
+    expect(payloads[2]).toMatchObject({ clientId: CLIENT_ID, paymentMethodId: 'pm_1', requestId: (payloads[0] as { requestId: string }).requestId });
+  });
+
+  it('does not send again a 503 answered to a request without a payload, and refuses more than one retry', async () => {
+    const { pay, payloads } = scripted([() => json(503, failure('service_unavailable', 'Try again'), { 'retry-after': '0' })]);
+    await expect(pay(URL_A)).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(payloads).toEqual([undefined]);
+    expect(() => createCredit402Fetch({ onPaymentRequired: async () => null, unavailableRetries: 2 })).toThrow(RangeError);
   });
 
   it('keeps clientIds per origin', async () => {

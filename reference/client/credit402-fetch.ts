@@ -1,9 +1,10 @@
-// The credit402 fetch wrapper: sends the stored clientId, pays a challenge once through the callback, retries an outage with the same request id.
+// The credit402 fetch wrapper: sends the kept clientId, pays a challenge once through the callback, shares an origin's payment, retries an outage once.
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS, PROTOCOL_VERSION } from '../protocol/constants.ts';
 import { validatePaymentPayload } from '../protocol/payment-payload.ts';
 import type { PaymentPayload, PaymentResponse } from '../protocol/types.ts';
-import { Credit402PaymentError, Credit402ProtocolError } from './errors.ts';
+import { Credit402PaymentError, Credit402ProtocolError, Credit402TopUpError } from './errors.ts';
+import { OriginPayments } from './origin-payments.ts';
 import type { Credit402Fetch, Credit402FetchOptions, PaymentDecision } from './options.ts';
 import { SpendingGuard } from './spending.ts';
 import { MemoryClientIdStorage } from './storage.ts';
@@ -65,47 +66,94 @@ function retryDelayMs(response: Response): number {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 5) * 1000 : 1000;
 }
 
+/** The origin (scheme, host and port) of `url`, the key of a kept clientId (CR-16.9). */
+const originOf = (url: string): string => new URL(url).origin;
+
+/** One call's state: its request, its request id, the clientId it presents and its 503 retries left (CR-16.12). */
+interface Call {
+  base: Request;
+  body: ArrayBuffer | undefined;
+  origin: string;
+  requestId: string;
+  clientId: string | undefined;
+  retriesLeft: number;
+}
+
 /**
- * Wraps `fetch` so that requests to credit402-gated routes are paid: a stored clientId is sent first; on a
- * challenge or `insufficient_credits` the callback is asked once and the request is retried once with its
- * payment method. It never loops: a second challenge is returned as it is. Every payload carries one `requestId` per
- * request; an answer 503 `service_unavailable` is retried (`unavailableRetries`, default once) with the same
- * payload, so the gate never deducts a retried request twice (CR-6.9). Payment errors (402 PaymentResponse
- * bodies, and 503 `service_unavailable`) throw Credit402PaymentError; the spending limits throw
- * Credit402SpendingLimitError; unreadable protocol headers throw Credit402ProtocolError. A request that already
- * carries a `payment` header is sent as it is. Concurrent requests that meet a challenge each ask the callback.
- * Redirects follow the request's `redirect` mode and, as fetch does with custom headers, keep the `payment`
- * header: use `redirect: 'error'` towards servers that might redirect a paid route to another origin.
+ * Wraps `fetch` so that requests to credit402-gated routes are paid, as spec §16 asks of a client. The clientId kept
+ * for the request's origin (never another's, CR-16.9) is sent with the first request (CR-16.14). On a challenge, or
+ * `insufficient_credits`, the callback is asked once per call and the request is sent again once with its payment
+ * method (CR-16.7); a second challenge is returned as it is, never paid again. Calls to one origin share its payment:
+ * a call challenged while a payment to that origin is under way waits for it and presents the clientId it produced,
+ * asking its own callback only if that balance does not cover it (CR-16.8). A `topUpAmount` below the challenge's
+ * `minTopUp` throws Credit402TopUpError and the spending limits throw Credit402SpendingLimitError, before anything is
+ * sent (CR-16.3, CR-16.11). Every payload carries a `requestId`; a payload answered 503 `service_unavailable` is sent
+ * again at most once per call (`unavailableRetries`), unchanged, so the gate never deducts it twice (CR-16.12,
+ * CR-6.9). Payment errors (402 PaymentResponse bodies, and 503 `service_unavailable`) throw Credit402PaymentError and
+ * end the call (CR-16.5); unreadable protocol headers throw Credit402ProtocolError, with nothing paid or kept
+ * (CR-16.13). A request that already carries a `payment` header is sent as it is. A clientId is kept under the origin
+ * of the answer that gave it; redirects follow the request's `redirect` mode and, as fetch does with custom headers,
+ * keep the `payment` header: use `redirect: 'error'` towards servers that might redirect a paid route to another origin.
  */
 export function createCredit402Fetch(options: Credit402FetchOptions): Credit402Fetch {
   const underlying = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const storage = options.storage ?? new MemoryClientIdStorage();
   const guard = new SpendingGuard(options.maxTopUpPerPayment, options.maxTopUpPerSession);
   const retries = options.unavailableRetries ?? 1;
-  if (!Number.isSafeInteger(retries) || retries < 0) throw new RangeError('unavailableRetries must be a non-negative integer');
+  if (retries !== 0 && retries !== 1) throw new RangeError('unavailableRetries must be 0 or 1 (a call is retried at most once, CR-16.12)');
+  const payments = new OriginPayments();
   let lastPayment: PaymentResponse | undefined;
 
-  async function send(base: Request, body: ArrayBuffer | undefined, payload?: PaymentPayload): Promise<Outcome & { response: Response }> {
+  /** Sends `base` with `payload`; keeps the clientId of a successful `payment-response` under the answer's origin. */
+  async function send(base: Request, body: ArrayBuffer | undefined, payload?: PaymentPayload): Promise<Outcome & { response: Response; origin: string }> {
     const headers = new Headers(base.headers);
     if (payload) headers.set(HEADERS.PAYMENT, encodeBase64Json(payload));
     const response = await underlying(new Request(base, { headers, body }));
+    const origin = originOf(response.url || base.url);
     const outcome = await classify(response);
     if (outcome.kind === 'paid') {
       lastPayment = outcome.payment;
-      await storage.set(new URL(base.url).origin, outcome.payment.clientId);
+      await storage.set(origin, outcome.payment.clientId);
     }
-    return { ...outcome, response };
+    return { ...outcome, response, origin };
   }
 
-  /** {@link send}, again with the same payload after a 503 `service_unavailable`, up to `unavailableRetries` times. */
-  async function sendRetrying(base: Request, body: ArrayBuffer | undefined, payload: PaymentPayload | undefined): Promise<Outcome & { response: Response }> {
-    for (let attempt = 0; ; attempt++) {
+  /** {@link send} with the call's payload; sent again, unchanged, after a 503 `service_unavailable` while the call has a retry left. */
+  async function sendForCall(call: Call, payload: PaymentPayload | undefined): Promise<Outcome & { response: Response; origin: string }> {
+    for (;;) {
       try {
-        return await send(base, body, payload);
+        return await send(call.base, call.body, payload);
       } catch (error) {
-        if (!(error instanceof Credit402PaymentError) || !error.retryable || attempt >= retries) throw error;
+        // Only a payload with a request id is sent again: the server then deducts it at most once (CR-6.9).
+        if (!(error instanceof Credit402PaymentError) || !error.retryable || payload?.requestId === undefined || call.retriesLeft <= 0) throw error;
+        call.retriesLeft--;
         await new Promise((resolve) => setTimeout(resolve, retryDelayMs(error.response)));
       }
+    }
+  }
+
+  const presenting = (call: Call): PaymentPayload | undefined =>
+    call.clientId === undefined ? undefined : { stripe402Version: PROTOCOL_VERSION, clientId: call.clientId, requestId: call.requestId };
+
+  /** Asks the callback about `challenge` and sends the approved payment once; `produced` gets the clientId it gave. */
+  async function pay(call: Call, read: ReadChallenge, first: Response, produced: { clientId?: string }): Promise<Response> {
+    const { challenge, accepts } = read;
+    const reason = challenge.error === 'insufficient_credits' ? 'insufficient_credits' : 'challenge';
+    const decision = await options.onPaymentRequired({ challenge, accepts, url: call.base.url, reason });
+    if (decision === null || decision === undefined) return first;
+    const payload = paymentPayload(decision, call.clientId, call.requestId);
+    if (payload.topUpAmount !== undefined && payload.topUpAmount < accepts.minTopUp) throw new Credit402TopUpError(payload.topUpAmount, accepts.minTopUp);
+    const reservation = guard.reserve(payload.topUpAmount ?? accepts.minTopUp);
+    try {
+      const answer = await sendForCall(call, payload);
+      if (answer.kind === 'paid') {
+        if (answer.payment.chargeId === undefined) reservation.release();
+        if (answer.origin === call.origin) produced.clientId = answer.payment.clientId;
+      }
+      return answer.response;
+    } catch (error) {
+      if (error instanceof Credit402PaymentError && error.status === 402) reservation.release();
+      throw error;
     }
   }
 
@@ -113,24 +161,31 @@ export function createCredit402Fetch(options: Credit402FetchOptions): Credit402F
     const base = new Request(input, init);
     const body = base.body === null ? undefined : await base.arrayBuffer();
     if (base.headers.has(HEADERS.PAYMENT)) return (await send(base, body)).response;
-    const clientId = await storage.get(new URL(base.url).origin);
-    const requestId = globalThis.crypto.randomUUID();
-    const first = await sendRetrying(base, body, clientId === undefined ? undefined : { stripe402Version: PROTOCOL_VERSION, clientId, requestId });
-    if (first.kind !== 'challenge') return first.response;
-
-    const { challenge, accepts } = first.read;
-    const reason = challenge.error === 'insufficient_credits' ? 'insufficient_credits' : 'challenge';
-    const decision = await options.onPaymentRequired({ challenge, accepts, url: base.url, reason });
-    if (decision === null || decision === undefined) return first.response;
-    const payload = paymentPayload(decision, clientId, requestId);
-    const reservation = guard.reserve(payload.topUpAmount ?? accepts.minTopUp);
+    const origin = originOf(base.url);
+    const clientId = await storage.get(origin);
+    const call: Call = { base, body, origin, requestId: globalThis.crypto.randomUUID(), clientId, retriesLeft: retries };
+    let mark = payments.mark(origin);
+    let answer = await sendForCall(call, presenting(call));
+    // Challenged: wait for a payment to this origin under way, and present the clientId of any that ended since (CR-16.8).
+    while (answer.kind === 'challenge') {
+      const underWay = payments.underWay(origin);
+      if (underWay !== undefined) {
+        await underWay;
+        continue;
+      }
+      const newer = payments.newerClientId(origin, mark);
+      if (newer === undefined) break;
+      call.clientId = newer;
+      mark = payments.mark(origin);
+      answer = await sendForCall(call, presenting(call));
+    }
+    if (answer.kind !== 'challenge') return answer.response;
+    const end = payments.start(origin);
+    const produced: { clientId?: string } = {};
     try {
-      const second = await sendRetrying(base, body, payload);
-      if (second.kind === 'paid' && second.payment.chargeId === undefined) reservation.release();
-      return second.response;
-    } catch (error) {
-      if (error instanceof Credit402PaymentError && error.status === 402) reservation.release();
-      throw error;
+      return await pay(call, answer.read, answer.response, produced);
+    } finally {
+      end(produced.clientId);
     }
   }
 

@@ -1,4 +1,4 @@
-// Typed errors of the credit402 fetch wrapper: payment errors, spending-limit refusals and protocol violations.
+// Typed errors of the credit402 fetch wrapper: payment errors, spending-limit and top-up refusals, protocol violations.
 import type { ErrorCode } from '../protocol/constants.ts';
 
 /** A payment error answer (402 PaymentResponse with `success: false`, or the 503 `service_unavailable` answer). */
@@ -43,6 +43,25 @@ export class Credit402SpendingLimitError extends Error {
     this.requested = requested;
     this.maximum = maximum;
     this.spent = spent;
+  }
+}
+
+/**
+ * The callback approved a `topUpAmount` below the challenge's `minTopUp`, which a server refuses with
+ * `top_up_below_minimum` (CR-16.3): thrown before anything is sent, so nothing is charged. Approve at least
+ * `minimum`, or no `topUpAmount` at all (the server then charges `minTopUp`).
+ */
+export class Credit402TopUpError extends Error {
+  /** The top-up the callback approved, in units. */
+  readonly requested: number;
+  /** The challenge's `minTopUp`, in units. */
+  readonly minimum: number;
+
+  constructor(requested: number, minimum: number) {
+    super(`credit402: the callback approved a top-up of ${requested} units, below the challenge's minTopUp ${minimum}; nothing was sent`);
+    this.name = 'Credit402TopUpError';
+    this.requested = requested;
+    this.minimum = minimum;
   }
 }
 

@@ -3,4 +3,4 @@ export { createCredit402Fetch } from './credit402-fetch.ts';
 export type { Credit402Fetch, Credit402FetchOptions, PaymentDecision, PaymentRequiredInfo } from './options.ts';
 export { MemoryClientIdStorage, type ClientIdStorage } from './storage.ts';
 export { FileClientIdStorage } from './file-storage.ts';
-export { Credit402PaymentError, Credit402ProtocolError, Credit402SpendingLimitError } from './errors.ts';
+export { Credit402PaymentError, Credit402ProtocolError, Credit402SpendingLimitError, Credit402TopUpError } from './errors.ts';

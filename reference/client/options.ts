@@ -14,7 +14,7 @@ export interface PaymentRequiredInfo {
   reason: 'challenge' | 'insufficient_credits';
 }
 
-/** How to pay: a Stripe PaymentMethod id and, optionally, the units to top up (default: the route's minTopUp). */
+/** How to pay: a Stripe PaymentMethod id and, optionally, the units to top up (at least the challenge's minTopUp; default: minTopUp). */
 export interface PaymentDecision {
   paymentMethodId: string;
   topUpAmount?: number;
@@ -22,7 +22,10 @@ export interface PaymentDecision {
 
 /** Options of {@link createCredit402Fetch}. */
 export interface Credit402FetchOptions {
-  /** Called at most once per request; resolve `null` to decline (the 402 answer is then returned). */
+  /**
+   * Called at most once per call; resolve `null` to decline (the 402 answer is then returned). A `topUpAmount` below
+   * the challenge's `minTopUp` throws Credit402TopUpError before anything is sent; omit it to top up `minTopUp`.
+   */
   onPaymentRequired(info: PaymentRequiredInfo): Promise<PaymentDecision | null>;
   /** Where clientIds are kept, per origin; default: in memory. */
   storage?: ClientIdStorage;
@@ -31,9 +34,9 @@ export interface Credit402FetchOptions {
   /** Largest total of top-ups this fetch function pays over its life, in units. */
   maxTopUpPerSession?: number;
   /**
-   * How often a request answered 503 `service_unavailable` is sent again, after the answer's `Retry-After` (at most
-   * 5 s); default 1, 0 to never. Every payload carries a `requestId` that its retries keep, so a retry is never
-   * deducted twice (CR-6.9) nor charged twice.
+   * Whether a call answered 503 `service_unavailable` sends its payload again, unchanged, after the answer's
+   * `Retry-After` (at most 5 s): 1 (default) once per call, 0 never. Every payload carries a `requestId` that the retry
+   * keeps, so a retry is never deducted twice (CR-6.9) nor charged twice; a request sent without a payload is not retried.
    */
   unavailableRetries?: number;
   /** The underlying fetch; default `globalThis.fetch`. */

@@ -1,6 +1,7 @@
 // Opens the store named by the server configuration.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { definedFields } from '../config/defined-fields.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { Store } from '../stores/store.ts';
 import type { StoreConfig } from './engine-config.ts';
@@ -14,23 +15,22 @@ export async function buildStore(config: StoreConfig): Promise<Store> {
       if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
       return new (await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('../stores/sqlite-store.ts'))).SqliteStore({
         path: config.path,
-        ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
-        ...(config.transactionTtlSeconds ? { transactionTtlSeconds: config.transactionTtlSeconds } : {}),
+        ...definedFields({ legacyCurrency: config.legacyCurrency, transactionTtlSeconds: config.transactionTtlSeconds }),
       });
     case 'redis':
       return (await withOptionalPackage('redis', 'the Redis store', () => import('../stores/redis-store.ts'))).RedisStore.connect({
-        ...(config.url ? { url: config.url } : {}),
-        ...(config.cluster ? { cluster: { rootNodes: config.cluster.map((node) => ({ url: node.includes('://') ? node : `redis://${node}` })) } } : {}),
-        ...(config.keyPrefix ? { keyPrefix: config.keyPrefix } : {}),
-        ...(config.legacyCurrency ? { legacyCurrency: config.legacyCurrency } : {}),
-        ...(config.logRetentionSeconds ? { logRetentionSeconds: config.logRetentionSeconds } : {}),
-        ...(config.maxTransactionsPerClient ? { maxTransactionsPerClient: config.maxTransactionsPerClient } : {}),
+        ...definedFields({
+          url: config.url,
+          cluster: config.cluster && { rootNodes: config.cluster.map((node) => ({ url: node.includes('://') ? node : `redis://${node}` })) },
+          keyPrefix: config.keyPrefix,
+          legacyCurrency: config.legacyCurrency,
+          logRetentionSeconds: config.logRetentionSeconds,
+          maxTransactionsPerClient: config.maxTransactionsPerClient,
+        }),
       });
     case 'postgres':
       return (await withOptionalPackage('pg', 'the Postgres store', () => import('../stores/postgres-store.ts'))).PostgresStore.connect({
-        ...(config.url ? { connectionString: config.url } : {}),
-        ...(config.schema ? { schema: config.schema } : {}),
-        ...(config.transactionTtlSeconds ? { transactionTtlSeconds: config.transactionTtlSeconds } : {}),
+        ...definedFields({ connectionString: config.url, schema: config.schema, transactionTtlSeconds: config.transactionTtlSeconds }),
       });
   }
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { definedFields } from '../config/defined-fields.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
 import type { RouteConfig } from '../protocol/types.ts';
@@ -191,8 +192,8 @@ function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | u
     const cluster = env.CREDIT402_REDIS_CLUSTER?.split(',').map((node) => node.trim()).filter(Boolean);
     return {
       kind,
-      ...(cluster?.length ? { cluster } : env.REDIS_URL ? { url: env.REDIS_URL } : {}),
-      ...(env.CREDIT402_REDIS_PREFIX ? { keyPrefix: env.CREDIT402_REDIS_PREFIX } : {}),
+      ...definedFields(cluster?.length ? { cluster } : { url: env.REDIS_URL || undefined }),
+      ...definedFields({ keyPrefix: env.CREDIT402_REDIS_PREFIX || undefined }),
       ...legacyFromEnv(env),
       ...redisLogOf(current),
       ...redisLogFromEnv(env),
@@ -201,8 +202,7 @@ function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | u
   if (kind === 'postgres') {
     return {
       kind,
-      ...(env.DATABASE_URL ? { url: env.DATABASE_URL } : {}),
-      ...(env.CREDIT402_PG_SCHEMA ? { schema: env.CREDIT402_PG_SCHEMA } : {}),
+      ...definedFields({ url: env.DATABASE_URL || undefined, schema: env.CREDIT402_PG_SCHEMA || undefined }),
     };
   }
   throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be ${STORE_KINDS.join(', ')}, got ${kind}`);

@@ -1,4 +1,5 @@
 // The conformance control routes (harness/PROFILE.md, Capabilities): store faults by clientId and a client's records, framework-free.
+import { definedFields } from '../config/defined-fields.ts';
 import type { Store } from '../stores/store.ts';
 import { FAULT_OPERATIONS, type FaultOperation, type StoreFaults, type StoreFaultSpec } from './store-faults.ts';
 
@@ -84,10 +85,7 @@ export function parseFaultSpec(text: string | undefined): StoreFaultSpec {
     clientId: body.clientId,
     operation: body.operation as FaultOperation,
     skip: body.skip === undefined ? 0 : integer('skip', body.skip, 0),
-    ...(body.count === undefined ? {} : { count: integer('count', body.count, 1) }),
-    ...(replyLost === undefined ? {} : { replyLost }),
-    ...(delayMs === undefined ? {} : { delayMs }),
-    ...(proceed === undefined ? {} : { proceed }),
+    ...definedFields({ count: body.count === undefined ? undefined : integer('count', body.count, 1), replyLost, delayMs, proceed }),
   };
 }
 

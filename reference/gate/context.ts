@@ -25,6 +25,8 @@ export interface GateContext {
   report: ErrorReporter;
   /** The per-client payment lock's timing, or undefined when the store has no locks. */
   lock: { waitMs: number; ttlMs: number } | undefined;
+  /** The deadline of one store call, in ms: a deduction carries it (`timeoutMs`), so the deadline wrapper need not copy it to add it. */
+  storeTimeoutMs: number;
   /** How long a deduction is kept under its request id (CR-6.9), in ms. */
   requestIdTtlMs: number;
   /** How long a claim of a request id's repeat holds unconfirmed (CR-6.9), in ms: {@link repeatLeaseMs} of the store bound. */

@@ -3,15 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { applyCredit402 } from '../adapters/node-http.ts';
-import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { CorsOptions } from './cors.ts';
 import { createGate } from './gate.ts';
+import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
-const refuse = (): never => {
-  throw new Error('the processor must not be called');
-};
-const processor: Processor = { getCardFingerprint: refuse, findOrCreateCustomer: refuse, charge: refuse };
+const processor = untouchableProcessor();
 const gateWith = (cors?: unknown) =>
   createGate({
     stripePublishableKey: 'pk_test_x',

@@ -1,13 +1,10 @@
 // Unit tests of the gate's routing and challenge decisions (no processor call can happen on these paths).
 import { describe, expect, it } from 'vitest';
-import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { createGate } from './gate.ts';
+import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
-const unreachable = (): never => {
-  throw new Error('the processor must not be called on this path');
-};
-const processor: Processor = { getCardFingerprint: unreachable, findOrCreateCustomer: unreachable, charge: unreachable };
+const processor = untouchableProcessor('on this path');
 
 const gate = createGate({
   stripePublishableKey: 'pk_test_x',

@@ -70,6 +70,7 @@ export function createGate(options: GateOptions): Gate {
     serviceName,
     report: onError,
     lock,
+    storeTimeoutMs,
     requestIdTtlMs,
     repeatLeaseMs: repeatLeaseMs(storeTimeoutMs),
     isoNow: createIsoClock(),

@@ -1,14 +1,11 @@
 // Unit tests of several `payment` header lines: one comma-joined value, malformed, whatever the lines hold (CR-3.4, CR-13.36).
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { createGate } from './gate.ts';
+import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
-const unreachable = (): never => {
-  throw new Error('the processor must not be called for a malformed header');
-};
-const processor: Processor = { getCardFingerprint: unreachable, findOrCreateCustomer: unreachable, charge: unreachable };
+const processor = untouchableProcessor('for a malformed header');
 const CLIENT = 'e'.repeat(64);
 
 describe('several payment header lines', () => {

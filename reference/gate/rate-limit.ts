@@ -1,6 +1,7 @@
 // Rate limit of the new-payment path: fixed windows per client address and for the whole process, in memory.
 import { isIPv4, isIPv6 } from 'node:net';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { definedFields } from '../config/defined-fields.ts';
 import { PaymentError } from '../processor/processor.ts';
 import type { RespondDecision } from './decision.ts';
 import { gotNoAnswer } from './failures.ts';
@@ -92,11 +93,7 @@ export function validateRateLimit(value: unknown): NewPaymentRateLimit | undefin
   }
   const resolved = { perAddress: checkWindow(perAddress, 'perAddress'), global: checkWindow(global, 'global') };
   if (resolved.perAddress === undefined && resolved.global === undefined) return undefined;
-  return {
-    ...(resolved.perAddress ? { perAddress: resolved.perAddress } : {}),
-    ...(resolved.global ? { global: resolved.global } : {}),
-    ...(counts === undefined ? {} : { counts }),
-  };
+  return definedFields({ ...resolved, counts });
 }
 
 /** The bucket of an address: IPv4-mapped IPv6 as IPv4, other IPv6 by its /64 prefix (one host usually holds a whole /64). */

@@ -1,18 +1,15 @@
 // Unit tests of the settlement's refund retries: a refund whose call failed or timed out is tried again under one refund id, and applied once (CR-15.3, CR-4.7).
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import type { Processor } from '../processor/processor.ts';
 import type { DeductionRefund } from '../stores/store.ts';
 import { ScriptedStore, type StoreFault } from '../testing/scripted-store.ts';
 import type { ServeDecision } from './decision.ts';
 import { createGate } from './gate.ts';
 import { REFUND_RETRY_DELAYS_MS, RefundFailedError } from './handler-refund.ts';
+import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
 const CLIENT = 'c'.repeat(64);
-const refuse = (): never => {
-  throw new Error('the processor must not be called');
-};
-const processor: Processor = { getCardFingerprint: refuse, findOrCreateCustomer: refuse, charge: refuse };
+const processor = untouchableProcessor();
 /** Long enough for every retry of a refund. */
 const ALL_RETRIES_MS = REFUND_RETRY_DELAYS_MS.reduce((sum, pause) => sum + pause, 0) + 1_500;
 

@@ -1,16 +1,13 @@
 // Unit tests of a serve decision's settle: the engine's rule "5xx or threw, with refundOnHandlerError, gives the price back once".
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import type { Processor } from '../processor/processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
 import { createGate } from './gate.ts';
+import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
 const CLIENT = 'c'.repeat(64);
-const refuse = (): never => {
-  throw new Error('the processor must not be called');
-};
-const processor: Processor = { getCardFingerprint: refuse, findOrCreateCustomer: refuse, charge: refuse };
+const processor = untouchableProcessor();
 
 /** A gate over a store holding 1000 units for CLIENT; `served()` spends 500 of them and resolves to the serve decision. */
 async function setUp(refundOnHandlerError: boolean) {

@@ -50,7 +50,8 @@ export async function spendBalance(
 ): Promise<GateDecision | null> {
   const { store } = ctx;
   const { clientId, requestId } = spender;
-  const deduction: Deduction = { clientId, currency: route.currency, amount: route.amount };
+  // With its deadline (the store-deadline wrapper's own), so that the wrapper hands it on as it is instead of copying it.
+  const deduction: Deduction = { clientId, currency: route.currency, amount: route.amount, timeoutMs: ctx.storeTimeoutMs };
   if (store.recordTransaction) {
     deduction.record = { id: randomUUID(), type: 'deduction', clientId, currency: route.currency, amount: route.amount, createdAt: ctx.isoNow(), resource: route.key };
   }

@@ -1,6 +1,7 @@
 // Gateway configuration: the reference server's configuration (routes, keys, store, Stripe API, gate options) plus the upstream and the proxy's options.
 import { readFileSync } from 'node:fs';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { definedFields } from '../config/defined-fields.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { routeClaimingPath } from '../compose/route-path-claim.ts';
 
@@ -134,9 +135,8 @@ export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig 
   const env = sources.env ?? {};
   const fields: Record<string, unknown> = {
     ...readGatewayFields(sources.configPath),
-    ...(env.CREDIT402_UPSTREAM ? { upstream: env.CREDIT402_UPSTREAM } : {}),
-    ...(env.CREDIT402_METRICS_TOKEN ? { metricsToken: env.CREDIT402_METRICS_TOKEN } : {}),
-    ...Object.fromEntries(Object.entries({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken }).filter(([, value]) => value !== undefined)),
+    ...definedFields({ upstream: env.CREDIT402_UPSTREAM || undefined, metricsToken: env.CREDIT402_METRICS_TOKEN || undefined }),
+    ...definedFields({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken }),
   };
   const options = checkGatewayOptions(fields, Object.keys(server.routes));
   checkMetricsBesideHealth(server.metricsPath, options.healthPath);

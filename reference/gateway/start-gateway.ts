@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { definedFields } from '../config/defined-fields.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
 import { credit402Fastify, credit402FrameworkErrors, credit402Settle } from '../adapters/fastify.ts';
@@ -220,8 +221,7 @@ export async function startGateway(config: GatewayConfig, injected: GatewayInjec
   }
   const metrics = config.metricsPath === undefined ? undefined : await createGatewayMetrics(config.metricsPath);
   const engine = await composeEngine(config, {
-    ...(injected.store ? { store: injected.store } : {}),
-    ...(metrics ? { hooks: metrics.hooks } : {}),
+    ...definedFields({ store: injected.store, hooks: metrics?.hooks }),
     configErrorCode: 'ERR_GATEWAY_CONFIG',
   });
   try {

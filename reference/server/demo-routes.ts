@@ -61,6 +61,7 @@ export function fastifyPath(route: DemoRoute): string {
  * named segments by name, the wildcard as `*` (Express 5 gives its segments as a list, joined here with `/`).
  */
 export function paramsOf(route: DemoRoute, values: readonly unknown[]): Record<string, string> {
+  if (route.segments === undefined) return {};
   const names = (route.segments ?? []).flatMap((segment) => (segment.kind === 'named' ? [segment.name] : segment.kind === 'wildcard' ? ['*'] : []));
   const text = (value: unknown): string => (Array.isArray(value) ? value.join('/') : typeof value === 'string' ? value : '');
   return Object.fromEntries(names.map((name, index) => [name, text(values[index])]));
@@ -68,12 +69,11 @@ export function paramsOf(route: DemoRoute, values: readonly unknown[]): Record<s
 
 /** The JSON body a demo handler answers with; a pattern route's handler echoes its parameters. */
 function demoBody(route: DemoRoute, payment: PaymentResponse | undefined, params: Record<string, string> | undefined): Record<string, unknown> {
-  return {
-    route: route.key,
-    gated: route.gated,
-    ...(payment ? { creditsRemaining: payment.creditsRemaining } : {}),
-    ...(route.segments !== undefined && params !== undefined ? { params } : {}),
-  };
+  // Members set one by one (no spreads of empty objects): the free routes' hot path.
+  const body: Record<string, unknown> = { route: route.key, gated: route.gated };
+  if (payment) body.creditsRemaining = payment.creditsRemaining;
+  if (route.segments !== undefined && params !== undefined) body.params = params;
+  return body;
 }
 
 /** Runs a demo route's handler: counts the run under the request's `conformance-request-id`, returns the body to answer. */

@@ -52,8 +52,10 @@ export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], option
     app.all(expressPath(route.path, bareWildcard), (req, res, next) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       if (method !== route.method) return next();
-      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params)));
-      res.status(answer.status).json(answer.body);
+      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, route.segments === undefined ? undefined : paramsOf(route, Object.values(req.params)));
+      // A new response's status is 200 already.
+      if (answer.status !== 200) res.status(answer.status);
+      res.json(answer.body);
     });
   }
   if (mountsHandledRoute(routes, options)) app.get(HANDLED_PATH, (req, res) => void res.json(runs.answer(req.originalUrl)));

@@ -41,8 +41,10 @@ export function buildExpressPerRouteApp(gate: Gate, routes: readonly DemoRoute[]
   for (const route of inRouterOrder(routes)) {
     const price = route.gated ? prices[route.key] : undefined;
     const handler: RequestHandler = (req, res) => {
-      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, paramsOf(route, Object.values(req.params)));
-      res.status(answer.status).json(answer.body);
+      const answer = demoAnswer(route, runs, req.headers[REQUEST_ID_HEADER], res.locals.credit402 as PaymentResponse | undefined, route.segments === undefined ? undefined : paramsOf(route, Object.values(req.params)));
+      // A new response's status is 200 already.
+      if (answer.status !== 200) res.status(answer.status);
+      res.json(answer.body);
     };
     declareRoute(app, route.method, expressPath(route.path, bareWildcard), price ? [credit402.route(price), handler] : [handler]);
   }

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { definedFields } from '../config/defined-fields.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { validateRoutes, type Gate } from '../gate/index.ts';
 import type { ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
@@ -126,10 +127,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
     // With per-route gating the framework's router decides what is gated: the gate keeps no table, whose keys are checked all the same.
     if (config.gating === 'per-route') validateRoutes(config.routes);
     const engine = await composeEngine(config, {
-      ...(injected.store ? { store: injected.store } : {}),
-      ...(metrics ? { hooks: metrics.hooks } : {}),
-      ...(emulator ? { stripeApiUrl: emulator.url } : {}),
-      ...(generatedSecret ? { webhookSecret: generatedSecret } : {}),
+      ...definedFields({ store: injected.store, hooks: metrics?.hooks, stripeApiUrl: emulator?.url, webhookSecret: generatedSecret }),
       withoutRouteTable: config.gating === 'per-route',
       claimedRoutes: [...Object.keys(config.routes), ...config.freeRoutes],
     });
@@ -146,11 +144,13 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
       gate,
       store: engine.store,
       stripeApiUrl,
-      ...(emulator ? { emulator: { url: emulator.url, ...(emulator.controlApi ? { controlUrl: emulator.controlUrl } : {}), close: () => emulator.close() } } : {}),
-      ...(webhookUrl ? { webhookUrl } : {}),
-      ...(metrics ? { metricsUrl: `${http.url}${metrics.path}` } : {}),
-      ...(storeFaults ? { storeFaults } : {}),
-      ...(reconciler ? { reconciler } : {}),
+      ...definedFields({
+        emulator: emulator && { url: emulator.url, ...definedFields({ controlUrl: emulator.controlApi ? emulator.controlUrl : undefined }), close: () => emulator.close() },
+        webhookUrl,
+        metricsUrl: metrics && `${http.url}${metrics.path}`,
+        storeFaults,
+        reconciler,
+      }),
       async close() {
         await http.close();
         await engine.close(config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);

@@ -2,40 +2,56 @@
 import type { Deduction } from './store.ts';
 import { sqlStateOf } from './postgres-error.ts';
 
+/** One array parameter of a batch function: its name and its element type. */
+type BatchArray = readonly [name: string, type: 'text' | 'bigint'];
+
 /**
- * Schema version 2: `deduct_batch`, which runs `deduct` (postgres-functions.ts) for each deduction of the arrays,
- * in array order, inside the caller's one statement: one transaction, one commit, one WAL flush for the batch.
- * Every array has one element per deduction (NULL where `deduct` takes NULL); arrays of different lengths raise
- * 22023 and change nothing. Returns one row per deduction: its 1-based position, outcome and new balance.
+ * A plpgsql function `name` in the schema `s` that runs `single` for each element of the arrays, in array order,
+ * inside the caller's one statement: one transaction, one commit, one WAL flush for the batch. Every array has one
+ * element per call (NULL where `single` takes NULL); arrays of different lengths raise 22023 and change nothing.
+ * Returns one row per call: its 1-based position, outcome and new balance.
  */
-export function deductBatchFunction(s: string): string {
+export function batchFunction(s: string, name: string, single: string, arrays: readonly BatchArray[]): string {
+  const [first = ''] = arrays.map(([array]) => array);
+  const lengthsDiffer = arrays.map(([array]) => `cardinality(${array}) IS DISTINCT FROM v_count`).join('\n     OR ');
   return `
-CREATE FUNCTION ${s}.deduct_batch(
-  p_clients text[], p_currencies text[], p_amounts bigint[],
-  p_request_ids text[], p_fingerprints text[], p_ttls_ms bigint[],
-  p_record_ids text[], p_record_created_at text[], p_record_payment_intents text[], p_record_resources text[]
+CREATE FUNCTION ${s}.${name}(
+  ${arrays.map(([array, type]) => `${array} ${type}[]`).join(', ')}
 ) RETURNS TABLE (ord integer, outcome text, new_balance bigint) LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_count integer := COALESCE(cardinality(p_clients), 0);
+  v_count integer := COALESCE(cardinality(${first}), 0);
 BEGIN
-  IF cardinality(p_currencies) IS DISTINCT FROM v_count OR cardinality(p_amounts) IS DISTINCT FROM v_count
-     OR cardinality(p_request_ids) IS DISTINCT FROM v_count OR cardinality(p_fingerprints) IS DISTINCT FROM v_count
-     OR cardinality(p_ttls_ms) IS DISTINCT FROM v_count OR cardinality(p_record_ids) IS DISTINCT FROM v_count
-     OR cardinality(p_record_created_at) IS DISTINCT FROM v_count
-     OR cardinality(p_record_payment_intents) IS DISTINCT FROM v_count
-     OR cardinality(p_record_resources) IS DISTINCT FROM v_count THEN
-    RAISE EXCEPTION 'deduct_batch: the arrays must all have % elements', v_count USING ERRCODE = '22023';
+  IF ${lengthsDiffer} THEN
+    RAISE EXCEPTION '${name}: the arrays must all have % elements', v_count USING ERRCODE = '22023';
   END IF;
   FOR i IN 1 .. v_count LOOP
     ord := i;
-    SELECT d.outcome, d.new_balance INTO outcome, new_balance FROM ${s}.deduct(
-      p_clients[i], p_currencies[i], p_amounts[i], p_request_ids[i], p_fingerprints[i], p_ttls_ms[i],
-      p_record_ids[i], p_record_created_at[i], p_record_payment_intents[i], p_record_resources[i]) d;
+    SELECT d.outcome, d.new_balance INTO outcome, new_balance FROM ${s}.${single}(
+      ${arrays.map(([array]) => `${array}[i]`).join(', ')}) d;
     RETURN NEXT;
   END LOOP;
 END
 $fn$;
 `;
+}
+
+/** The arrays of `deduct_batch`, one per parameter of `deduct` (postgres-functions.ts), in its order. */
+export const DEDUCT_ARRAYS: readonly BatchArray[] = [
+  ['p_clients', 'text'],
+  ['p_currencies', 'text'],
+  ['p_amounts', 'bigint'],
+  ['p_request_ids', 'text'],
+  ['p_fingerprints', 'text'],
+  ['p_ttls_ms', 'bigint'],
+  ['p_record_ids', 'text'],
+  ['p_record_created_at', 'text'],
+  ['p_record_payment_intents', 'text'],
+  ['p_record_resources', 'text'],
+];
+
+/** Schema version 2: `deduct_batch`, {@link batchFunction} over `deduct`. */
+export function deductBatchFunction(s: string): string {
+  return batchFunction(s, 'deduct_batch', 'deduct', DEDUCT_ARRAYS);
 }
 
 /** A parameter as sent: text (integers as their exact decimal digits) or NULL. */

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../testing/postgres.ts';
 import { PRUNE_EVERY } from './postgres-retention.ts';
 import { PostgresStore, type PostgresStoreOptions, StoreOptionError } from './postgres-store.ts';
-import { deductionRecord, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
+import { deductMany, newClientId, newPaymentIntentId, recordAgedDeductions } from './store-conformance-helpers.ts';
 
 const url = postgresUrlFromEnv();
 // Fails the whole file, loudly, when there is no server: CI starts PostgreSQL, so a skip would hide a gap.
@@ -23,14 +23,6 @@ async function fresh(options: PostgresStoreOptions = {}) {
   return { store: await open(), open };
 }
 
-/** Deducts 1 unit `count` times, each with its record, 32 at a time. */
-async function deductMany(store: PostgresStore, clientId: string, count: number): Promise<void> {
-  for (let done = 0; done < count; done += 32) {
-    await Promise.all(Array.from({ length: Math.min(32, count - done) }, () =>
-      store.deductBalance({ clientId, currency: 'usd', amount: 1, record: deductionRecord(clientId, 1) })));
-  }
-}
-
 describe('PostgresStore transactionTtlSeconds', () => {
   it('refuses a value that is not a positive safe integer with a StoreOptionError (a RangeError) coded ERR_PG_OPTION, before connecting', async () => {
     const message = /^PostgresStore: transactionTtlSeconds must be a positive safe integer \(seconds\), got /;
@@ -45,13 +37,8 @@ describe('PostgresStore transactionTtlSeconds', () => {
   it(`prunes records older than the TTL (90 days by default), oldest first, every ${PRUNE_EVERY} appends`, async () => {
     const { store, open } = await fresh();
     const id = newClientId();
-    await store.addBalance(id, 'usd', 1000);
-    const old = (days: number) => ({ ...deductionRecord(id, 1), createdAt: new Date(Date.now() - days * 86_400_000).toISOString() });
-    await store.recordTransaction?.(old(91));
-    await store.recordTransaction?.(old(100));
-    const kept = old(89);
-    await store.recordTransaction?.(kept);
-    await deductMany(store, id, PRUNE_EVERY);
+    const kept = await recordAgedDeductions(store, id);
+    await deductMany(store, id, PRUNE_EVERY, 32);
     await store.close();
     const reopened = await open();
     const log = (await reopened.listTransactions?.(id)) ?? [];
@@ -66,7 +53,7 @@ describe('PostgresStore transactionTtlSeconds', () => {
     const credit = { clientId: id, currency: 'usd', amount: 500, paymentIntentId: newPaymentIntentId() };
     expect((await store.creditTopUp(credit)).credited).toBe(true);
     await sleep(1100);
-    await deductMany(store, id, PRUNE_EVERY);
+    await deductMany(store, id, PRUNE_EVERY, 32);
     await store.close();
     const reopened = await open();
     const log = (await reopened.listTransactions?.(id)) ?? [];

@@ -1,4 +1,8 @@
 // Schema version 5 of the Postgres store: claims of a kept request id's one repeat, used up only once confirmed (CR-6.9).
+import { batchFunction, DEDUCT_ARRAYS } from './postgres-deduct-batch.ts';
+
+/** The arrays of `deduct_batch_claiming`: those of `deduct_batch` with the claim's two after the ttls, as `deduct_claiming` takes them. */
+const CLAIMING_ARRAYS = [...DEDUCT_ARRAYS.slice(0, 6), ['p_claim_ids', 'text'], ['p_leases_ms', 'bigint'], ...DEDUCT_ARRAYS.slice(6)] as const;
 
 /** The twelve parameters of `deduct_claiming`, in order, as `deductParameters` (postgres-deduct-batch.ts) sends them. */
 const PARAMETERS = `p_client text, p_currency text, p_amount bigint,
@@ -52,33 +56,7 @@ BEGIN
 END
 $fn$;
 
-CREATE FUNCTION ${s}.deduct_batch_claiming(
-  p_clients text[], p_currencies text[], p_amounts bigint[],
-  p_request_ids text[], p_fingerprints text[], p_ttls_ms bigint[], p_claim_ids text[], p_leases_ms bigint[],
-  p_record_ids text[], p_record_created_at text[], p_record_payment_intents text[], p_record_resources text[]
-) RETURNS TABLE (ord integer, outcome text, new_balance bigint) LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_count integer := COALESCE(cardinality(p_clients), 0);
-BEGIN
-  IF cardinality(p_currencies) IS DISTINCT FROM v_count OR cardinality(p_amounts) IS DISTINCT FROM v_count
-     OR cardinality(p_request_ids) IS DISTINCT FROM v_count OR cardinality(p_fingerprints) IS DISTINCT FROM v_count
-     OR cardinality(p_ttls_ms) IS DISTINCT FROM v_count OR cardinality(p_claim_ids) IS DISTINCT FROM v_count
-     OR cardinality(p_leases_ms) IS DISTINCT FROM v_count OR cardinality(p_record_ids) IS DISTINCT FROM v_count
-     OR cardinality(p_record_created_at) IS DISTINCT FROM v_count
-     OR cardinality(p_record_payment_intents) IS DISTINCT FROM v_count
-     OR cardinality(p_record_resources) IS DISTINCT FROM v_count THEN
-    RAISE EXCEPTION 'deduct_batch_claiming: the arrays must all have % elements', v_count USING ERRCODE = '22023';
-  END IF;
-  FOR i IN 1 .. v_count LOOP
-    ord := i;
-    SELECT d.outcome, d.new_balance INTO outcome, new_balance FROM ${s}.deduct_claiming(
-      p_clients[i], p_currencies[i], p_amounts[i], p_request_ids[i], p_fingerprints[i], p_ttls_ms[i], p_claim_ids[i], p_leases_ms[i],
-      p_record_ids[i], p_record_created_at[i], p_record_payment_intents[i], p_record_resources[i]) d;
-    RETURN NEXT;
-  END LOOP;
-END
-$fn$;
-
+${batchFunction(s, 'deduct_batch_claiming', 'deduct_claiming', CLAIMING_ARRAYS)}
 CREATE FUNCTION ${s}.confirm_repeat(p_client text, p_request_id text, p_claim_id text) RETURNS boolean
 LANGUAGE sql AS $fn$
   UPDATE ${s}.deduction_requests SET repeated = true

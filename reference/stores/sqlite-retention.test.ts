@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PRUNE_EVERY } from './sqlite-retention.ts';
 import { SqliteStore, type SqliteStoreOptions, StoreOptionError } from './sqlite-store.ts';
-import { deductionRecord, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
+import { deductMany, newClientId, newPaymentIntentId, recordAgedDeductions } from './store-conformance-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-retention-'));
 let files = 0;
@@ -22,13 +22,6 @@ describe('SqliteStore transactionTtlSeconds', () => {
     open.push(store);
     return store;
   };
-  /** Deducts 1 unit `count` times, each with its record, in batches of 8. */
-  const deductMany = async (store: SqliteStore, clientId: string, count: number) => {
-    for (let done = 0; done < count; done += 8) {
-      await Promise.all(Array.from({ length: Math.min(8, count - done) }, () =>
-        store.deductBalance({ clientId, currency: 'usd', amount: 1, record: deductionRecord(clientId, 1) })));
-    }
-  };
 
   it('refuses a value that is not a positive safe integer with a StoreOptionError (a RangeError) coded ERR_SQLITE_OPTION', () => {
     const message = /^SqliteStore: transactionTtlSeconds must be a positive safe integer \(seconds\), got /;
@@ -42,13 +35,8 @@ describe('SqliteStore transactionTtlSeconds', () => {
   it('prunes records older than the TTL (90 days by default) as deductions commit, oldest first', async () => {
     const store = openStore();
     const id = newClientId();
-    await store.addBalance(id, 'usd', 1000);
-    const old = (days: number) => ({ ...deductionRecord(id, 1), createdAt: new Date(Date.now() - days * 86_400_000).toISOString() });
-    await store.recordTransaction?.(old(91));
-    await store.recordTransaction?.(old(100));
-    const kept = old(89);
-    await store.recordTransaction?.(kept);
-    await deductMany(store, id, PRUNE_EVERY);
+    const kept = await recordAgedDeductions(store, id);
+    await deductMany(store, id, PRUNE_EVERY, 8);
     const log = (await store.listTransactions?.(id)) ?? [];
     expect(log).toHaveLength(1 + PRUNE_EVERY);
     expect(log[0]).toEqual(kept);
@@ -60,7 +48,7 @@ describe('SqliteStore transactionTtlSeconds', () => {
     const credit = { clientId: id, currency: 'usd', amount: 500, paymentIntentId: newPaymentIntentId() };
     expect((await store.creditTopUp(credit)).credited).toBe(true);
     await sleep(1100);
-    await deductMany(store, id, PRUNE_EVERY);
+    await deductMany(store, id, PRUNE_EVERY, 8);
     const log = (await store.listTransactions?.(id)) ?? [];
     expect(log.map((r) => r.type)).toEqual(Array(PRUNE_EVERY).fill('deduction'));
     expect(await store.hasCredit(credit.paymentIntentId)).toBe(true);
@@ -72,7 +60,7 @@ describe('SqliteStore transactionTtlSeconds', () => {
     const store = openStore({ transactionTtlSeconds: 3600 });
     const id = newClientId();
     await store.addBalance(id, 'usd', 1000);
-    await deductMany(store, id, 3 * PRUNE_EVERY);
+    await deductMany(store, id, 3 * PRUNE_EVERY, 8);
     expect(await store.listTransactions?.(id)).toHaveLength(3 * PRUNE_EVERY);
   });
 });

@@ -40,3 +40,24 @@ export function deductionRecord(clientId: string, amount: number, currency: Curr
 export async function expectFailure(run: () => unknown, type: new (...args: never[]) => Error): Promise<void> {
   await expect((async () => run())()).rejects.toBeInstanceOf(type);
 }
+
+/** Deducts 1 unit `count` times from `clientId`, each with its `deduction` record, `batch` deductions at a time. */
+export async function deductMany(store: Store, clientId: string, count: number, batch: number): Promise<void> {
+  for (let done = 0; done < count; done += batch) {
+    await Promise.all(Array.from({ length: Math.min(batch, count - done) }, () => store.deductBalance({ clientId, currency: 'usd', amount: 1, record: deductionRecord(clientId, 1) })));
+  }
+}
+
+/**
+ * Gives `clientId` a balance of 1000 and `deduction` records created 91, 100 and 89 days ago; resolves to the 89-day
+ * one, the only one a 90-day retention keeps.
+ */
+export async function recordAgedDeductions(store: Store, clientId: string): Promise<TransactionRecord> {
+  await store.addBalance(clientId, 'usd', 1000);
+  const aged = (days: number): TransactionRecord => ({ ...deductionRecord(clientId, 1), createdAt: new Date(Date.now() - days * 86_400_000).toISOString() });
+  await store.recordTransaction?.(aged(91));
+  await store.recordTransaction?.(aged(100));
+  const kept = aged(89);
+  await store.recordTransaction?.(kept);
+  return kept;
+}

@@ -16,9 +16,18 @@ export function assertSafeInteger(value: unknown, name: string, min: 0 | 1): ass
   }
 }
 
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
+const isLower = (code: number): boolean => code >= LOWER_A && code <= LOWER_Z;
+
+/** Whether `value` is three lowercase ASCII letters (`/^[a-z]{3}$/`, without a regular expression: every deduction checks it twice). */
+function isCurrencyCode(value: string): boolean {
+  return value.length === 3 && isLower(value.charCodeAt(0)) && isLower(value.charCodeAt(1)) && isLower(value.charCodeAt(2));
+}
+
 /** Throws a TypeError unless `value` is a lowercase three-letter currency code. */
 export function assertCurrency(value: unknown, name = 'currency'): asserts value is string {
-  if (typeof value !== 'string' || !/^[a-z]{3}$/.test(value)) {
+  if (typeof value !== 'string' || !isCurrencyCode(value)) {
     throw new TypeError(`${name} must be a lowercase three-letter currency code, got ${describe(value)}`);
   }
 }

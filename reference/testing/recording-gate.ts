@@ -1,8 +1,8 @@
 // A gate over a memory store and a processor that record every call: for tests that prove a request had no effect.
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
+import { untouchableProcessor } from './untouchable-processor.ts';
 
 /** A gate whose store and processor record every call (`store.deductBalance`, `processor.charge`…); the processor refuses all. */
 export async function recordingGate(
@@ -23,10 +23,6 @@ export async function recordingGate(
       };
     },
   });
-  const refuse = (name: string) => (): never => {
-    calls.push(`processor.${name}`);
-    throw new Error('the processor must not be called in this test');
-  };
-  const processor: Processor = { getCardFingerprint: refuse('getCardFingerprint'), findOrCreateCustomer: refuse('findOrCreateCustomer'), charge: refuse('charge') };
+  const processor = untouchableProcessor('in this test', (method) => calls.push(`processor.${method}`));
   return { gate: createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes, onError: () => {} }), calls };
 }
