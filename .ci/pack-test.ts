@@ -1,7 +1,7 @@
 // `npm run pack-test` (part of `npm test`): packs the three packages and uses them from empty projects as a new user would, with plain Node.
 // Checks: every export under ESM and require(), the published types (with every framework, and in Express-only and Fastify-only projects), source maps
 // naming only shipped files, the kit against the library's server command, the kit's client mode, the emulator's command through the official stripe SDK, what a
-// Fastify + Redis user installs, `credit402 serve` in a project with Express only, and a store author's toy store through the
+// Fastify + Redis user installs, a toy adapter on the installed `credit402/gate`, `credit402 serve` in a project with Express only, and a store author's toy store through the
 // conformance suite (`credit402/stores/conformance`, with vitest). Ends with `N passed, N failed`.
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -230,6 +230,34 @@ class ToyBackend implements StoreBackend {
 describeStoreConformance('ToyStore', async () => new GuardedStore(new ToyBackend(), { name: 'ToyStore' }));
 `;
 
+const TOY_ADAPTER = `// A toy adapter on plain node:http, written against the installed credit402/gate only: a gated route challenges, a free one passes, an ambiguous target is refused.
+import { createServer, get } from 'node:http';
+import { createCredit402 } from 'credit402';
+import { readRequestTarget, routerTarget } from 'credit402/gate';
+import { MemoryStore } from 'credit402/stores';
+
+const gate = createCredit402({ stripeSecretKey: 'sk_test_x', stripePublishableKey: 'pk_test_x', serverSecret: 'a-server-secret-of-at-least-32-characters', store: new MemoryStore(), routes: { 'GET /api/weather': { amount: 500 } } });
+const server = createServer(async (req, res) => {
+  const decision = await gate.handle({ method: req.method, url: req.url, paymentHeader: req.headers.payment, clientAddress: req.socket.remoteAddress });
+  if (decision.action === 'respond') return void res.writeHead(decision.status, decision.headers).end(JSON.stringify(decision.body));
+  if (decision.action === 'serve') {
+    for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    res.once('finish', () => void decision.settle({ status: res.statusCode }));
+  }
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ routed: routerTarget(req.url), path: readRequestTarget(req.url).path }));
+});
+// The target sent as written (a URL would drop the dot segment).
+const rawStatus = (port, path) => new Promise((resolve, reject) => get({ host: '127.0.0.1', port, path }, (res) => resolve(res.statusCode)).on('error', reject));
+server.listen(0, '127.0.0.1', async () => {
+  const base = 'http://127.0.0.1:' + server.address().port;
+  const gated = await fetch(base + '/api/%77eather');
+  const free = await fetch(base + '/free?x=1');
+  const ambiguous = await rawStatus(server.address().port, '/api/./weather');
+  console.log(JSON.stringify({ gated: gated.status, challenged: gated.headers.has('payment-required'), free: free.status, freeBody: await free.json(), ambiguous }));
+  server.close();
+});
+`;
+
 /** Type-checks `source` as `name` in the project `dir` against the installed packages' .d.ts, with skipLibCheck off. */
 async function typeCheck(dir: string, name: string, source: string): Promise<void> {
   writeFileSync(join(dir, name), source);
@@ -319,6 +347,14 @@ async function main(): Promise<void> {
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
     if (summary?.[2] !== '0' || summary[1] === '0') throw new Error(`the kit's summary: ${summary?.[0] ?? 'none'}\n${out.slice(-2000)}`);
     return `${summary[0]}`;
+  });
+
+  await check('a toy adapter on node:http, written against the installed credit402/gate, challenges, passes and refuses as the gate decides', async () => {
+    writeFileSync(join(full, 'toy-adapter.mjs'), TOY_ADAPTER);
+    const out = (await sh(process.execPath, ['toy-adapter.mjs'], full)).trim();
+    const expected = { gated: 402, challenged: true, free: 200, freeBody: { routed: '/free?x=1', path: '/free' }, ambiguous: 400 };
+    if (JSON.stringify(JSON.parse(out)) !== JSON.stringify(expected)) throw new Error(`expected ${JSON.stringify(expected)}, got ${out}`);
+    return out;
   });
 
   await check("the kit's client mode claims every level for the kit's own minimal client driver", async () => {
