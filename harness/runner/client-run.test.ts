@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childNodeOptions, ROOT } from './paths.ts';
+import { childOutput } from './fixtures/child-output.ts';
 
 const reports = mkdtempSync(join(tmpdir(), 'credit402-client-run-test-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
@@ -17,11 +18,7 @@ function runClient(...args: string[]): Promise<{ code: number | null; stdout: st
     cwd: ROOT,
     env: { ...process.env, FORCE_COLOR: '0' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 describe('credit402-conformance client', () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childNodeOptions, ROOT } from './paths.ts';
+import { childOutput } from './fixtures/child-output.ts';
 
 const reports = mkdtempSync(join(tmpdir(), 'credit402-run-test-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
@@ -18,11 +19,7 @@ function runFixture(...args: string[]): Promise<{ code: number | null; stdout: s
     cwd: ROOT,
     env: { ...process.env, FORCE_COLOR: '0' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 describe('runConformance on the fixture suite', () => {
