@@ -6,9 +6,10 @@ import { integerOf, RAW_TEXT } from './postgres-rows.ts';
 import { version3 } from './postgres-version3.ts';
 import { version4 } from './postgres-version4.ts';
 import { version5 } from './postgres-version5.ts';
+import { version6 } from './postgres-version6.ts';
 
 /** The schema version this code reads and writes. */
-export const POSTGRES_SCHEMA_VERSION = 5;
+export const POSTGRES_SCHEMA_VERSION = 6;
 
 /** How long the migration at connect may wait for another process's migration (it holds the advisory lock). */
 const MIGRATION_TIMEOUT_MS = 60_000;
@@ -89,7 +90,7 @@ function version2(s: string): string {
 }
 
 /** The migrations in order: entry i brings the schema from version i to version i + 1. */
-const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5];
+const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5, version6];
 
 /** The store's id (schema version 3 makes it), read on `client`. */
 export async function readStoreId(client: PoolClient, name: string): Promise<string> {

@@ -25,7 +25,23 @@ export function version5(s: string): string {
   return `
 ALTER TABLE ${s}.deduction_requests ADD COLUMN claim_id text, ADD COLUMN claim_until bigint;
 
-CREATE FUNCTION ${s}.deduct_claiming(
+${deductClaimingFunction(s, 'CREATE', '')}
+${batchFunction(s, 'deduct_batch_claiming', 'deduct_claiming', CLAIMING_ARRAYS)}
+CREATE FUNCTION ${s}.confirm_repeat(p_client text, p_request_id text, p_claim_id text) RETURNS boolean
+LANGUAGE sql AS $fn$
+  UPDATE ${s}.deduction_requests SET repeated = true
+    WHERE client_id = p_client AND request_id = p_request_id AND claim_id = p_claim_id AND expires_at > ${s}.now_ms()
+  RETURNING true
+$fn$;
+`;
+}
+
+/**
+ * `deduct_claiming` in the schema `s` (see {@link version5}), made by `verb` (`CREATE`, or `CREATE OR REPLACE` for a later
+ * version's body); `beforeLook` is plpgsql run first when the call claims (version 6 waits there for a concurrent keeper).
+ */
+export function deductClaimingFunction(s: string, verb: 'CREATE' | 'CREATE OR REPLACE', beforeLook: string): string {
+  return `${verb} FUNCTION ${s}.deduct_claiming(
   ${PARAMETERS},
   OUT outcome text, OUT new_balance bigint
 ) LANGUAGE plpgsql AS $fn$
@@ -33,7 +49,7 @@ DECLARE
   v_now bigint := ${s}.now_ms();
   v_kept record;
 BEGIN
-  IF p_request_id IS NOT NULL AND p_claim_id IS NOT NULL THEN
+  IF p_request_id IS NOT NULL AND p_claim_id IS NOT NULL THEN${beforeLook}
     SELECT k.fingerprint, k.repeated, k.claim_until INTO v_kept FROM ${s}.deduction_requests k
       WHERE k.client_id = p_client AND k.request_id = p_request_id AND k.expires_at > v_now FOR UPDATE;
     IF FOUND THEN
@@ -54,14 +70,6 @@ BEGIN
     p_client, p_currency, p_amount, p_request_id, p_fingerprint, p_ttl_ms,
     p_record_id, p_record_created_at, p_record_payment_intent, p_record_resource) d;
 END
-$fn$;
-
-${batchFunction(s, 'deduct_batch_claiming', 'deduct_claiming', CLAIMING_ARRAYS)}
-CREATE FUNCTION ${s}.confirm_repeat(p_client text, p_request_id text, p_claim_id text) RETURNS boolean
-LANGUAGE sql AS $fn$
-  UPDATE ${s}.deduction_requests SET repeated = true
-    WHERE client_id = p_client AND request_id = p_request_id AND claim_id = p_claim_id AND expires_at > ${s}.now_ms()
-  RETURNING true
 $fn$;
 `;
 }

@@ -67,6 +67,24 @@ export function describeRepeatClaimConformance(getStore: () => Store): void {
       expect(results.filter((result) => result.status === 'busy')).toHaveLength(9);
     });
 
+    it('answers concurrent first calls of one new id once deducted, once claimed and otherwise busy: the repeat stays unused', async ({ skip }) => {
+      const store = getStore();
+      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
+      const clientId = newClientId();
+      await store.addBalance(clientId, 'usd', 100);
+      const request: DeductionRequest = { id: newRequestId(), fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
+      const call = (): Deduction => ({ clientId, currency: 'usd', amount: 10, request: claiming(request) });
+      const calls = Array.from({ length: 10 }, call);
+      const results = await Promise.all(calls.map((one) => store.deductBalance(one)));
+      expect(results.filter((result) => result.status === 'deducted')).toEqual([deducted(90)]);
+      expect(results.filter((result) => result.status === 'repeated')).toEqual([repeated(90)]);
+      expect(results.filter((result) => result.status === 'busy')).toHaveLength(8);
+      const claimer = calls[results.findIndex((result) => result.status === 'repeated')] as Deduction;
+      await store.confirmRepeat(confirmationOf(claimer));
+      expect(await store.deductBalance(call())).toEqual(CONFLICT);
+      expect(await balanceOf(store, clientId)).toBe(90);
+    });
+
     it('confirms nothing for an id it does not keep, or a claim it never made', async ({ skip }) => {
       const store = getStore();
       if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
