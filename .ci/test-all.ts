@@ -35,7 +35,7 @@ const STEPS: Step[] = [
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;
 
 /** A step's counts: its own `N passed, N failed` line, or, for a step that prints none (the lint, the coverage check), one check passed or failed by its exit code. */
-function run(step: Step): Promise<{ code: number; passed: number; failed: number }> {
+function run(step: Step): Promise<{ code: number; passed: number; failed: number; output: string }> {
   return new Promise((resolve) => {
     process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
     const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -49,25 +49,40 @@ function run(step: Step): Promise<{ code: number; passed: number; failed: number
       const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
       const exit = code ?? 1;
       if (!summary) {
-        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1 });
+        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1, output });
         return;
       }
       const passed = Number(summary[1]);
       const failed = Number(summary[2]);
-      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0) });
+      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0), output });
     });
   });
+}
+
+/** A failure's first lines (a kit's `✗`, vitest's `×`/`FAIL`, a check's violations) and the three after each, at most 24. */
+function failureLines(output: string): string[] {
+  const lines = output.split('\n');
+  const picked = new Set<number>();
+  lines.forEach((line, i) => {
+    if (/^\s*(✗|×|FAIL\b)|violations: [1-9]/.test(line)) for (let j = i; j < Math.min(i + 4, lines.length); j++) picked.add(j);
+  });
+  return [...picked].slice(0, 24).map((i) => `  ${(lines[i] ?? '').slice(0, 300)}`);
 }
 
 let passed = 0;
 let failed = 0;
 const failedSteps: string[] = [];
+const failures: string[] = [];
 for (const step of STEPS) {
   const result = await run(step);
   passed += result.passed;
   failed += result.failed;
-  if (result.code !== 0) failedSteps.push(step.name);
+  if (result.code === 0) continue;
+  failedSteps.push(step.name);
+  failures.push(`${step.name}:`, ...failureLines(result.output));
 }
+// Repeated at the end, where a log shown only in part still has them.
+if (failures.length > 0) process.stdout.write(`\nwhat failed:\n${failures.join('\n')}\n`);
 if (failedSteps.length > 0) process.stdout.write(`\nfailed: ${failedSteps.join('; ')}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps.length > 0 ? 1 : 0);
