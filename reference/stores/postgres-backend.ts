@@ -17,6 +17,7 @@ import {
 import { postgresStatements, type PostgresStatements } from './postgres-statements.ts';
 import { quoteIdentifier } from './postgres-schema.ts';
 import { LogPruner } from './postgres-retention.ts';
+import { ServerClock } from './server-clock.ts';
 
 /** How long the client waits for an answer beyond the server's statement timeout before giving the connection up. */
 export const NO_ANSWER_MARGIN_MS = 1000;
@@ -52,6 +53,8 @@ export class PostgresBackend implements StoreBackend {
   readonly #settings: PostgresBackendSettings;
   readonly #pruner: LogPruner | undefined;
   readonly #groups: DeductionGroups;
+  /** The server's clock, in which deductions and refunds carry their deadline (`within_deadline`, schema version 7). */
+  readonly #clock: ServerClock;
   /** Batches sent and not yet answered: {@link close} waits for them. */
   readonly #sending = new Set<Promise<unknown>>();
 
@@ -63,6 +66,15 @@ export class PostgresBackend implements StoreBackend {
     const ttlMs = settings.transactionTtlMs;
     this.#pruner = ttlMs === undefined ? undefined : new LogPruner((limit, before) => this.#query(this.#sql.pruneLog, [String(limit), before]), ttlMs);
     this.#groups = new DeductionGroups({ commit: (deductions) => this.#tracked(this.#deductBatch(deductions)) }, 'PostgresStore');
+    this.#clock = new ServerClock(async () => {
+      const now = integerOf(oneRow(await this.#query(this.#sql.clock, []), 'now_ms'), 'now_ms');
+      return now - performance.now();
+    });
+  }
+
+  /** Measures the server's clock: {@link PostgresStore.connect} does it before serving (a failure is retried at the first deadline). */
+  async measureClock(): Promise<void> {
+    await this.#clock.ready();
   }
 
   /**
@@ -77,8 +89,9 @@ export class PostgresBackend implements StoreBackend {
   async refundDeduction(refund: BackendRefund): Promise<number> {
     const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     try {
+      const offset = await this.#offsetFor([refund]);
       const result = await this.#query(this.#sql.refund, () => [
-        clientId, currency, String(amount), recordId ?? null, requestId ?? null, refundId, String(REFUND_ID_TTL_MS), budgetOf([refund]),
+        clientId, currency, String(amount), recordId ?? null, requestId ?? null, refundId, String(REFUND_ID_TTL_MS), this.#deadlineOf([refund], offset),
       ]);
       return integerOf(oneRow(result, 'refund_deduction_once'), 'new_balance');
     } catch (error) {
@@ -97,12 +110,13 @@ export class PostgresBackend implements StoreBackend {
    */
   async #deductBatch(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
     if (deductions.length === 1) return [await outcomeOf(this.#deductOne(deductions[0] as BackendDeduction))];
+    const offset = await this.#offsetFor(deductions);
     const order = lockOrder(deductions);
     const sent = order.map((i) => deductions[i] as BackendDeduction);
     let result: QueryResult<Row> | undefined;
     for (let attempt = 1; result === undefined; attempt++) {
       try {
-        result = await this.#query(this.#sql.deductBatch, () => [...deductBatchParameters(sent), budgetOf(sent)]);
+        result = await this.#query(this.#sql.deductBatch, () => [...deductBatchParameters(sent), this.#deadlineOf(sent, offset)]);
       } catch (error) {
         if (isRetryableBatchFailure(error) && attempt < BATCH_ATTEMPTS) continue;
         if (isPerDeductionFailure(error)) return this.#deductOneByOne(deductions);
@@ -138,7 +152,8 @@ export class PostgresBackend implements StoreBackend {
 
   /** One deduction in its own statement (`deduct`). */
   async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
-    const result = await this.#query(this.#sql.deduct, () => [...deductParameters(deduction), budgetOf([deduction])]);
+    const offset = await this.#offsetFor([deduction]);
+    const result = await this.#query(this.#sql.deduct, () => [...deductParameters(deduction), this.#deadlineOf([deduction], offset)]);
     if (deduction.record !== undefined) this.#pruner?.appended();
     return toDeductionResult(oneRow(result, 'deduct_claiming'));
   }
@@ -205,6 +220,7 @@ export class PostgresBackend implements StoreBackend {
    * pool when the store opened it; a caller's pool stays open.
    */
   async close(): Promise<void> {
+    this.#clock.stop();
     this.#groups.flush(); // deductions already asked for are sent (and answered), not dropped
     await Promise.allSettled([...this.#sending]);
     await this.#pruner?.settled();
@@ -243,23 +259,30 @@ export class PostgresBackend implements StoreBackend {
       client.release(broken ?? false);
     }
   }
-}
-
-/**
- * The budget, in ms (as text), of a statement deducting `deductions`: the time left before the earliest caller's
- * deadline, less the margin of a store on another host (deduction-deadline.ts), read on the server's own clock from
- * the statement's start (`within_budget`); null when none has a deadline. Throws a {@link LateDeductionError}, so
- * that nothing is sent, when none is left: the pool's wait used it up.
- */
-function budgetOf(deductions: readonly Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>[]): string | null {
-  let budget = Number.POSITIVE_INFINITY;
-  const now = performance.now();
-  for (const { notAfter, timeoutMs } of deductions) {
-    if (notAfter !== undefined && timeoutMs !== undefined) budget = Math.min(budget, notAfter - remoteMarginMs(timeoutMs) - now);
+  /** The clock's offset when one of `calls` has a deadline (measured first if needed); else 0, unused. */
+  #offsetFor(calls: readonly Pick<BackendDeduction, 'notAfter'>[]): number | Promise<number> {
+    const offset = this.#clock.offset;
+    if (offset !== undefined || calls.every((call) => call.notAfter === undefined)) return offset ?? 0;
+    return this.#clock.ready();
   }
-  if (budget === Number.POSITIVE_INFINITY) return null;
-  if (budget < 1) throw new LateDeductionError('PostgresStore');
-  return String(Math.floor(budget));
+
+  /**
+   * The deadline, in ms since the epoch on the server's clock (as text), of a statement for `calls`: the earliest
+   * caller's deadline less the margin of a store on another host (deduction-deadline.ts, server-clock.ts), checked by
+   * the server when the statement's function has run (`within_deadline`); null when none has one. Throws a
+   * {@link LateDeductionError}, so that nothing is sent, when it has already passed here: the pool's wait used it up.
+   */
+  #deadlineOf(calls: readonly Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>[], offset: number): string | null {
+    let deadline = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    for (const call of calls) {
+      const onServer = this.#clock.deadlineOf(call, offset);
+      if (onServer === undefined) continue;
+      if ((call.notAfter as number) - remoteMarginMs(call.timeoutMs as number) - now < 1) throw new LateDeductionError('PostgresStore');
+      deadline = Math.min(deadline, onServer);
+    }
+    return deadline === Number.POSITIVE_INFINITY ? null : String(deadline);
+  }
 }
 
 /** The outcome of one deduction: its result, or the error that failed it. */

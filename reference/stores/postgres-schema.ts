@@ -7,9 +7,10 @@ import { version3 } from './postgres-version3.ts';
 import { version4 } from './postgres-version4.ts';
 import { version5 } from './postgres-version5.ts';
 import { version6 } from './postgres-version6.ts';
+import { version7 } from './postgres-version7.ts';
 
 /** The schema version this code reads and writes. */
-export const POSTGRES_SCHEMA_VERSION = 6;
+export const POSTGRES_SCHEMA_VERSION = 7;
 
 /** How long the migration at connect may wait for another process's migration (it holds the advisory lock). */
 const MIGRATION_TIMEOUT_MS = 60_000;
@@ -90,7 +91,7 @@ function version2(s: string): string {
 }
 
 /** The migrations in order: entry i brings the schema from version i to version i + 1. */
-const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5, version6];
+const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5, version6, version7];
 
 /** The store's id (schema version 3 makes it), read on `client`. */
 export async function readStoreId(client: PoolClient, name: string): Promise<string> {

@@ -4,21 +4,23 @@
 export interface PostgresStatements {
   /**
    * (client, currency, amount, request id, fingerprint, ttl ms, claim id, lease ms, record id, created at, payment
-   * intent, resource, budget ms) → outcome, new_balance; rolled back with SQLSTATE C4L8T when it ran longer than the
-   * budget (NULL: none).
+   * intent, resource, deadline) → outcome, new_balance; rolled back with SQLSTATE C4L8T when it finished after the
+   * deadline (ms since the epoch on the server's clock, server-clock.ts; NULL: none).
    */
   deduct: string;
-  /** The twelve arrays of postgres-deduct-batch.ts and a budget (as `deduct`) → ord, outcome, new_balance: one row per deduction. */
+  /** The twelve arrays of postgres-deduct-batch.ts and a deadline (as `deduct`) → ord, outcome, new_balance: one row per deduction. */
   deductBatch: string;
   /** (client, request id, claim id): uses the repeat up when that claim is its latest (CR-6.9). */
   confirmRepeat: string;
   /**
-   * (client, currency, amount, record id, request id, refund id, ttl ms, budget ms) → applied, new_balance; SQLSTATE
-   * 22003 on overflow; rolled back with SQLSTATE C4L8T when it ran longer than the budget (NULL: none), as `deduct`.
+   * (client, currency, amount, record id, request id, refund id, ttl ms, deadline) → applied, new_balance; SQLSTATE
+   * 22003 on overflow; rolled back with SQLSTATE C4L8T when it finished after the deadline (NULL: none), as `deduct`.
    */
   refund: string;
   /** () → id: the store's id. */
   storeId: string;
+  /** () → now_ms: the server's clock, ms since the epoch (rounded down). */
+  clock: string;
   /** (client, currency, amount) → new_balance; SQLSTATE 22003 on overflow. */
   add: string;
   /** (client): creates the client when missing. */
@@ -54,14 +56,15 @@ export interface PostgresStatements {
 export function postgresStatements(s: string): PostgresStatements {
   return {
     // The select list runs after the function (a function scan is read once complete): a late statement rolls back.
-    deduct: `SELECT outcome, new_balance, ${s}.within_budget($13::bigint) FROM ${s}.deduct_claiming($1::text, $2::text, $3::bigint,
+    deduct: `SELECT outcome, new_balance, ${s}.within_deadline($13::bigint) FROM ${s}.deduct_claiming($1::text, $2::text, $3::bigint,
       $4::text, $5::text, $6::bigint, $7::text, $8::bigint, $9::text, $10::text, $11::text, $12::text)`,
-    deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_budget($13::bigint) FROM ${s}.deduct_batch_claiming($1::text[],
+    deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_deadline($13::bigint) FROM ${s}.deduct_batch_claiming($1::text[],
       $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[])`,
     confirmRepeat: `SELECT ${s}.confirm_repeat($1::text, $2::text, $3::text)`,
-    refund: `SELECT applied, new_balance, ${s}.within_budget($8::bigint) FROM ${s}.refund_deduction_once($1::text, $2::text,
+    refund: `SELECT applied, new_balance, ${s}.within_deadline($8::bigint) FROM ${s}.refund_deduction_once($1::text, $2::text,
       $3::bigint, $4::text, $5::text, $6::text, $7::bigint)`,
     storeId: `SELECT id FROM ${s}.store`,
+    clock: `SELECT ${s}.now_ms() AS now_ms`,
     add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
     ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())
       ON CONFLICT (client_id) DO NOTHING`,

@@ -28,8 +28,10 @@ const CONNECT_TIMEOUT_MS = 5000;
  * whose row locks keep them correct under READ COMMITTED. The deductions of one event-loop turn share one
  * statement and one commit (`deduct_batch`, postgres-deduct-batch.ts). Log records older than `transactionTtlSeconds` (90 days)
  * are pruned in the background as records are appended; credited PaymentIntents and processed events are kept
- * forever (no `creditRetentionMs`). A deduction with `timeoutMs` is not sent once the pool's wait has used up its
- * time, and its statement is rolled back when it ran longer than what was left (`within_budget`, schema version 3).
+ * forever (no `creditRetentionMs`). A deduction (or refund) with `timeoutMs` is not sent once the pool's wait has used
+ * up its time, and carries its deadline in the server's clock (offset measured at connect and every 10 s,
+ * server-clock.ts): its statement is rolled back when it finishes after it (`within_deadline`, schema version 7), so
+ * one held up on the network or by a stalled server past its caller's deadline takes nothing.
  */
 export class PostgresStore extends GuardedStore {
   private constructor(backend: PostgresBackend, settings: PostgresSettings) {
@@ -61,6 +63,8 @@ export class PostgresStore extends GuardedStore {
       transactionTtlMs: settings.record ? settings.transactionTtlMs : undefined,
       storeId,
     });
+    // Measured before serving, so that the first deduction with a deadline finds it (a failure is retried at that use).
+    await backend.measureClock().catch(() => {});
     return new PostgresStore(backend, settings);
   }
 }

@@ -7,7 +7,8 @@ import type {
 import { REFUND_ID_TTL_MS } from './store.ts';
 import type { RedisStore } from './redis-store.ts';
 import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
-import { RedisClock } from './redis-clock.ts';
+import { redisClock } from './redis-clock.ts';
+import type { ServerClock } from './server-clock.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { batchCall, toDeductionOutcomes } from './redis-deduct-batch.ts';
 import { CONFIRM_REPEAT, DEDUCT, DEDUCT_BATCH } from './redis-deduct-scripts.ts';
@@ -71,7 +72,7 @@ export class RedisBackend implements StoreBackend {
   /** The pinned legacy currency once read, so that a batch is sent at its flush, before a later operation's command. */
   #pinnedLegacy: Currency | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
-  readonly #clock: RedisClock;
+  readonly #clock: ServerClock;
   #storeId: Promise<string> | undefined;
 
   /** Uses `connection` with validated `settings`. */
@@ -81,7 +82,7 @@ export class RedisBackend implements StoreBackend {
     this.#logPolicy = `${settings.logTtlSeconds}:${settings.maxLogEntries}`;
     this.#eventTtl = String(settings.eventTtlSeconds);
     this.#configuredLegacy = settings.legacyCurrency;
-    this.#clock = new RedisClock(connection);
+    this.#clock = redisClock(connection);
     // Measured at once, so that the first deduction with a deadline finds the offset (a failure is retried at its use).
     this.#clock.ready().catch(() => {});
     if (connection.cluster) {
@@ -128,7 +129,7 @@ export class RedisBackend implements StoreBackend {
     } else {
       args.push('', '', '', '');
     }
-    args.push(this.#clock.deadlineOf(deduction, offset));
+    args.push(this.#deadline(deduction, offset));
     if (record !== undefined) args.push(...recordFields(record));
     return toDeductionResult(await this.#run(SCRIPTS.deduct, keys, args));
   }
@@ -138,8 +139,14 @@ export class RedisBackend implements StoreBackend {
     const legacy = this.#pinnedLegacy ?? (await this.legacyCurrency());
     const known = this.#offsetFor(deductions); // awaited only when unknown: the batch goes out before later operations
     const offset = typeof known === 'number' ? known : await known;
-    const { keys, args } = batchCall(this.#keys, deductions, this.#logPolicy, legacy, (deduction) => this.#clock.deadlineOf(deduction, offset));
+    const { keys, args } = batchCall(this.#keys, deductions, this.#logPolicy, legacy, (deduction) => this.#deadline(deduction, offset));
     return toDeductionOutcomes(await this.#run(SCRIPTS.deductBatch, keys, args), deductions.length);
+  }
+
+  /** The server-time deadline of `deduction` (or refund) as the scripts read it: ms as text, '' for none. */
+  #deadline(deduction: Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>, offset: number): string {
+    const deadline = this.#clock.deadlineOf(deduction, offset);
+    return deadline === undefined ? '' : String(deadline);
   }
 
   /** The clock's offset when one of `deductions` has a deadline (measured first if needed, as at a start); else 0, unused. */
@@ -156,7 +163,7 @@ export class RedisBackend implements StoreBackend {
     const offset = refund.notAfter === undefined ? 0 : (this.#clock.offset ?? (await this.#clock.ready()));
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId), this.#keys.refund(clientId, refundId)];
     if (requestId !== undefined) keys.push(this.#keys.request(clientId, requestId));
-    const args = [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '', String(REFUND_ID_TTL_MS), this.#clock.deadlineOf(refund, offset)];
+    const args = [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '', String(REFUND_ID_TTL_MS), this.#deadline(refund, offset)];
     return toRefundBalance(await this.#run(SCRIPTS.refundDeduction, keys, args));
   }
 

@@ -14,7 +14,7 @@ export interface BatchCall {
 /**
  * The call that runs `deductions` in order: `logPolicy` (append_log's `<ttl seconds>:<max entries>`) is the log's for those with a record,
  * `legacy` the prefix's pinned legacy currency, `deadline` a deduction's deadline in the server's clock (ms, as
- * text; '' for none: see redis-clock.ts).
+ * text; '' for none: see server-clock.ts).
  */
 export function batchCall(
   names: RedisKeys, deductions: readonly BackendDeduction[], logPolicy: string, legacy: Currency, deadline: (deduction: BackendDeduction) => string,

@@ -5,9 +5,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { deleteKeys } from '../testing/redis.ts';
 import { FreezingProxy } from '../testing/freezing-proxy.ts';
 import { RedisStore } from './redis-store.ts';
-import type { Deduction } from './store.ts';
-import { deductionRecord, newClientId, newRequestId } from './store-conformance-helpers.ts';
+import { newClientId, newRequestId } from './store-conformance-helpers.ts';
 import { StoreTimeoutError, withStoreDeadlines } from './store-deadline.ts';
+import { directUsd, expectShortStallApplied, expectStalledGroupAppliesNothing, stallAttempt } from '../testing/store-stall-cases.ts';
 
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const keyPrefix = `credit402-test:${randomUUID()}:`;
@@ -27,11 +27,9 @@ afterAll(async () => {
 });
 beforeEach(() => proxy.thaw());
 
-/** One attempt of a paid request of 500 usd with request id `requestId`, as the gate sends it (a fresh record each time). */
-const attempt = (clientId: string, requestId: string): Deduction => ({
-  clientId, currency: 'usd', amount: 500, record: deductionRecord(clientId, 500), request: { id: requestId, fingerprint: 'GET /x usd 500', ttlMs: 60_000 },
-});
-const usd = async (clientId: string) => (await direct.getClient(clientId))?.balances.usd;
+const setup = { proxy, stalled, direct };
+const attempt = stallAttempt;
+const usd = (clientId: string) => directUsd(direct, clientId);
 
 describe('RedisStore behind a stall longer than storeTimeoutMs', () => {
   it('an attempt and its retry that both timed out apply nothing when the stall ends; the next retry deducts once (was: conflict, 500 lost)', async () => {
@@ -49,25 +47,7 @@ describe('RedisStore behind a stall longer than storeTimeoutMs', () => {
     expect(await timed.deductBalance(attempt(clientId, requestId))).toEqual({ status: 'repeated', balance: 9_500 });
   });
 
-  it('a batch of several clients that met the stall applies none of them', async () => {
-    const clients = [newClientId(), newClientId(), newClientId()];
-    for (const clientId of clients) await direct.addBalance(clientId, 'usd', 1_000);
-    proxy.freeze();
-    const late = clients.map((clientId) => timed.deductBalance(attempt(clientId, newRequestId())));
-    for (const call of late) await expect(call).rejects.toBeInstanceOf(StoreTimeoutError);
-    proxy.thaw();
-    await sleep(200);
-    for (const clientId of clients) expect(await usd(clientId)).toBe(1_000);
-  });
+  it('a batch of several clients that met the stall applies none of them, and a late refund gives nothing back', () => expectStalledGroupAppliesNothing(setup));
 
-  it('a stall shorter than the deadline changes nothing: the deduction is applied and answered', async () => {
-    const clientId = newClientId();
-    await direct.addBalance(clientId, 'usd', 1_000);
-    const slow = withStoreDeadlines(stalled, 2_000);
-    proxy.freeze();
-    const pending = slow.deductBalance(attempt(clientId, newRequestId()));
-    await sleep(100);
-    proxy.thaw();
-    expect(await pending).toEqual({ status: 'deducted', balance: 500 });
-  });
+  it('a stall shorter than the deadline changes nothing: the deduction is applied and answered', () => expectShortStallApplied(setup));
 });

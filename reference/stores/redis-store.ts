@@ -91,7 +91,7 @@ async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> 
  * forever: a key policy that evicts them must not be used).
  *
  * A deduction with `timeoutMs` carries its deadline in the server's clock (offset measured at connect and every 10 s,
- * redis-clock.ts), and its script refuses it once passed: a command held up by a stall that outlasted the caller's
+ * redis-clock.ts, server-clock.ts), and its script refuses it once passed: a command held up by a stall that outlasted the caller's
  * deadline does nothing when it finally runs.
  *
  * On a Redis Cluster (option `cluster`, or a cluster `client`) the keys of a client, and those of a PaymentIntent,
