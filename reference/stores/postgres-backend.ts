@@ -7,7 +7,7 @@ import type {
 import { REFUND_ID_TTL_MS } from './store.ts';
 import type { PostgresStore } from './postgres-store.ts';
 import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
-import { LateDeductionError, remoteMarginMs } from './deduction-deadline.ts';
+import { LateDeductionError } from './deduction-deadline.ts';
 import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
 import { deductBatchParameters, deductParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
@@ -259,6 +259,7 @@ export class PostgresBackend implements StoreBackend {
       client.release(broken ?? false);
     }
   }
+
   /** The clock's offset when one of `calls` has a deadline (measured first if needed); else 0, unused. */
   #offsetFor(calls: readonly Pick<BackendDeduction, 'notAfter'>[]): number | Promise<number> {
     const offset = this.#clock.offset;
@@ -278,7 +279,7 @@ export class PostgresBackend implements StoreBackend {
     for (const call of calls) {
       const onServer = this.#clock.deadlineOf(call, offset);
       if (onServer === undefined) continue;
-      if ((call.notAfter as number) - remoteMarginMs(call.timeoutMs as number) - now < 1) throw new LateDeductionError('PostgresStore');
+      if (onServer - offset - now < 1) throw new LateDeductionError('PostgresStore');
       deadline = Math.min(deadline, onServer);
     }
     return deadline === Number.POSITIVE_INFINITY ? null : String(deadline);
