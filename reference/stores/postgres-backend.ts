@@ -89,7 +89,7 @@ export class PostgresBackend implements StoreBackend {
   async refundDeduction(refund: BackendRefund): Promise<number> {
     const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     try {
-      const offset = await this.#offsetFor([refund]);
+      const offset = await this.#clock.offsetFor([refund]);
       const result = await this.#query(this.#sql.refund, () => [
         clientId, currency, String(amount), recordId ?? null, requestId ?? null, refundId, String(REFUND_ID_TTL_MS), this.#deadlineOf([refund], offset),
       ]);
@@ -110,7 +110,7 @@ export class PostgresBackend implements StoreBackend {
    */
   async #deductBatch(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
     if (deductions.length === 1) return [await outcomeOf(this.#deductOne(deductions[0] as BackendDeduction))];
-    const offset = await this.#offsetFor(deductions);
+    const offset = await this.#clock.offsetFor(deductions);
     const order = lockOrder(deductions);
     const sent = order.map((i) => deductions[i] as BackendDeduction);
     let result: QueryResult<Row> | undefined;
@@ -152,7 +152,7 @@ export class PostgresBackend implements StoreBackend {
 
   /** One deduction in its own statement (`deduct`). */
   async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
-    const offset = await this.#offsetFor([deduction]);
+    const offset = await this.#clock.offsetFor([deduction]);
     const result = await this.#query(this.#sql.deduct, () => [...deductParameters(deduction), this.#deadlineOf([deduction], offset)]);
     if (deduction.record !== undefined) this.#pruner?.appended();
     return toDeductionResult(oneRow(result, 'deduct_claiming'));
@@ -260,12 +260,6 @@ export class PostgresBackend implements StoreBackend {
     }
   }
 
-  /** The clock's offset when one of `calls` has a deadline (measured first if needed); else 0, unused. */
-  #offsetFor(calls: readonly Pick<BackendDeduction, 'notAfter'>[]): number | Promise<number> {
-    const offset = this.#clock.offset;
-    if (offset !== undefined || calls.every((call) => call.notAfter === undefined)) return offset ?? 0;
-    return this.#clock.ready();
-  }
 
   /**
    * The deadline, in ms since the epoch on the server's clock (as text), of a statement for `calls`: the earliest

@@ -119,7 +119,7 @@ export class RedisBackend implements StoreBackend {
   /** One deduction as one DEDUCT (on a cluster). */
   async #deductOne(deduction: BackendDeduction): Promise<DeductionResult> {
     const { clientId, currency, amount, record, request } = deduction;
-    const known = this.#offsetFor([deduction]);
+    const known = this.#clock.offsetFor([deduction]);
     const offset = typeof known === 'number' ? known : await known;
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId)];
     const args = [currency, String(amount), await this.legacyCurrency(), record !== undefined ? this.#logPolicy : ''];
@@ -137,7 +137,7 @@ export class RedisBackend implements StoreBackend {
   /** A turn's deductions as one DEDUCT_BATCH, sent before this returns when the legacy currency and the clock are known. */
   async #deductBatch(deductions: readonly BackendDeduction[]): Promise<DeductionOutcome[]> {
     const legacy = this.#pinnedLegacy ?? (await this.legacyCurrency());
-    const known = this.#offsetFor(deductions); // awaited only when unknown: the batch goes out before later operations
+    const known = this.#clock.offsetFor(deductions); // awaited only when unknown: the batch goes out before later operations
     const offset = typeof known === 'number' ? known : await known;
     const { keys, args } = batchCall(this.#keys, deductions, this.#logPolicy, legacy, (deduction) => this.#deadline(deduction, offset));
     return toDeductionOutcomes(await this.#run(SCRIPTS.deductBatch, keys, args), deductions.length);
@@ -149,18 +149,13 @@ export class RedisBackend implements StoreBackend {
     return deadline === undefined ? '' : String(deadline);
   }
 
-  /** The clock's offset when one of `deductions` has a deadline (measured first if needed, as at a start); else 0, unused. */
-  #offsetFor(deductions: readonly BackendDeduction[]): number | Promise<number> {
-    const offset = this.#clock.offset;
-    if (offset !== undefined || deductions.every((deduction) => deduction.notAfter === undefined)) return offset ?? 0;
-    return this.#clock.ready();
-  }
 
   /** Once per refund id (kept {@link REFUND_ID_TTL_MS}); a refund with a deadline carries it in the server's clock, as a deduction. */
   async refundDeduction(refund: BackendRefund): Promise<number> {
     const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     const legacy = await this.legacyCurrency();
-    const offset = refund.notAfter === undefined ? 0 : (this.#clock.offset ?? (await this.#clock.ready()));
+    const known = this.#clock.offsetFor([refund]);
+    const offset = typeof known === 'number' ? known : await known;
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId), this.#keys.refund(clientId, refundId)];
     if (requestId !== undefined) keys.push(this.#keys.request(clientId, requestId));
     const args = [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '', String(REFUND_ID_TTL_MS), this.#deadline(refund, offset)];

@@ -48,6 +48,16 @@ export class ServerClock {
     return this.#first;
   }
 
+  /**
+   * The offset for `calls`: at once when known, or when none of them has a deadline (0, unused); else a promise of the
+   * first measurement, so that a call already on its way is not held up by a `then` it does not need.
+   */
+  offsetFor(calls: readonly Pick<BackendDeduction, 'notAfter'>[]): number | Promise<number> {
+    const offset = this.#offset;
+    if (offset !== undefined || calls.every((call) => call.notAfter === undefined)) return offset ?? 0;
+    return this.ready();
+  }
+
   /** The server-time deadline (ms) of `deduction` (or refund), or undefined when it has none; `offset` from {@link ready}. */
   deadlineOf(deduction: Pick<BackendDeduction, 'notAfter' | 'timeoutMs'>, offset: number): number | undefined {
     const { notAfter, timeoutMs } = deduction;
