@@ -114,6 +114,8 @@ Feature: Credits path (spec §6)
     When I spend with the clientId on "GET /api/weather"
     Then creditsRemaining is 49000
 
+  # The served repeat is confirmed once its answer was written, which may be after the client read it: the next request
+  # with the id may meet the repeat's claim and be answered 503 for a while (CR-6.9: at most 10 s), then invalid_payment.
   @CR-6.9 @CR-13.41
   Scenario: a request id is deducted once: its first retry is served without a deduction, any later use is refused
     Given a client with a balance of 10000 units
@@ -122,7 +124,7 @@ Feature: Credits path (spec §6)
     When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather"
     Then the request was served
     And creditsRemaining is 9500
-    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather"
+    When I send the payment payload '{"clientId":"$clientId","requestId":"retry-1"}' to "GET /api/weather" again while it is answered 503, for at most 10 s
     Then the answer is the payment error "invalid_payment"
     And the error message contains "requestId"
     And the handler did not run

@@ -2,8 +2,8 @@
 // Observable IDs that features/README.md documents as not checkable over HTTP are listed with the reason, not failed.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseExemptions } from './report/coverage-exemptions.ts';
-import { computeCoverage, type Coverage, type RequirementKind } from './report/coverage-matrix.ts';
+import { parseExemptions, parseUnreachedParts } from './report/coverage-exemptions.ts';
+import { computeCoverage, type Coverage, type RequirementKind, type Unchecked } from './report/coverage-matrix.ts';
 import { readFeatureScenarios } from './report/feature-scenarios.ts';
 import { LEVELS, readRequirements, SPEC_PATH } from './report/spec-requirements.ts';
 import { readTestTitles } from './report/test-titles.ts';
@@ -18,7 +18,8 @@ function formatCoverage(coverage: Coverage, scenarioCount: number): string {
     const { id, title, level } = row.requirement;
     const mark = row.kind === 'deprecated' ? '-' : row.covered ? '✓' : row.exempt !== undefined ? '~' : row.kind === 'observable' ? '✗' : '?';
     const note = row.note ?? (row.exempt !== undefined && !row.covered ? `not checked over HTTP: ${row.exempt}` : undefined);
-    lines.push(`${mark} ${id} [${level}] ${title} [${row.kind}]${note ? ` ${note}` : ''}`);
+    const part = row.unreached === undefined ? '' : ` (no scenario reaches: ${row.unreached})`;
+    lines.push(`${mark} ${id} [${level}] ${title} [${row.kind}]${note ? ` ${note}` : ''}${part}`);
     for (const scenario of row.scenarios) lines.push(`      scenario ${scenario}`);
     for (const test of row.tests) lines.push(`      test     ${test}`);
   }
@@ -42,12 +43,15 @@ function formatCoverage(coverage: Coverage, scenarioCount: number): string {
   return lines.join('\n');
 }
 
-function readExemptions(path: string): Map<string, string> {
+/** What features/README.md (at `path`) documents as not checked over HTTP, whole or in part; nothing when unreadable. */
+function readUnchecked(path: string): Unchecked {
+  let markdown: string;
   try {
-    return parseExemptions(readFileSync(path, 'utf8'));
+    markdown = readFileSync(path, 'utf8');
   } catch {
-    return new Map();
+    return {};
   }
+  return { exemptions: parseExemptions(markdown), unreachedParts: parseUnreachedParts(markdown) };
 }
 
 /**
@@ -58,7 +62,7 @@ export function runCoverage(testDirs: readonly string[]): number {
   const requirements = readRequirements(SPEC_PATH);
   const scenarios = readFeatureScenarios(join(ROOT, 'features'), ROOT);
   const titles = readTestTitles(testDirs.map((dir) => resolve(dir)), process.cwd());
-  const coverage = computeCoverage(requirements, scenarios, titles, readExemptions(join(ROOT, 'features/README.md')));
+  const coverage = computeCoverage(requirements, scenarios, titles, readUnchecked(join(ROOT, 'features/README.md')));
   console.log(formatCoverage(coverage, scenarios.length));
   return coverage.errors.length > 0 ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // Unit tests of the coverage computation on fixture requirements, scenarios and test titles.
 import { describe, expect, it } from 'vitest';
-import { parseExemptions } from './coverage-exemptions.ts';
+import { parseExemptions, parseUnreachedParts } from './coverage-exemptions.ts';
 import { computeCoverage } from './coverage-matrix.ts';
 import { parseFeatureScenarios } from './feature-scenarios.ts';
 import { parseRequirements } from './spec-requirements.ts';
@@ -116,9 +116,17 @@ describe('exemptions documented in features/README.md', () => {
     '|---|---|',
     '| CR-1.2, CR-13.2 | needs a store outage |',
     '| CR-1.1 | listed, yet tagged |',
+    '## Parts of requirements no scenario reaches',
+    '| CR-1.1 | the store id: one store only |',
     '## Next section',
     '| CR-11.3 | not in the section |',
   ].join('\n');
+
+  it('reads the parts no scenario reaches from their own section, and shows them on the covered row', () => {
+    expect([...parseUnreachedParts(README)]).toEqual([['CR-1.1', 'the store id: one store only']]);
+    const coverage = computeCoverage(parseRequirements(SPEC), parseFeatureScenarios(FEATURE, 'f.feature'), [], { unreachedParts: parseUnreachedParts(README) });
+    expect(coverage.rows.find((row) => row.requirement.id === 'CR-1.1')).toMatchObject({ covered: true, unreached: 'the store id: one store only' });
+  });
 
   it('reads the IDs and reasons of that section only', () => {
     expect([...parseExemptions(README)]).toEqual([
@@ -129,7 +137,7 @@ describe('exemptions documented in features/README.md', () => {
   });
 
   it('turns the error of an exempt observable ID into a note, and warns when an exempt ID is tagged after all', () => {
-    const coverage = computeCoverage(parseRequirements(SPEC), parseFeatureScenarios(FEATURE, 'f.feature'), [], parseExemptions(README));
+    const coverage = computeCoverage(parseRequirements(SPEC), parseFeatureScenarios(FEATURE, 'f.feature'), [], { exemptions: parseExemptions(README) });
     expect(coverage.errors.some((error) => error.startsWith('CR-1.2'))).toBe(false);
     expect(coverage.rows.find((row) => row.requirement.id === 'CR-1.2')).toMatchObject({ covered: false, exempt: 'needs a store outage' });
     expect(coverage.warnings.some((warning) => warning.startsWith('CR-13.2'))).toBe(false);

@@ -20,6 +20,16 @@ interface CoverageRow {
   note?: string;
   /** Why the suite cannot check it over HTTP (features/README.md), when documented. */
   exempt?: string;
+  /** What part of it no scenario reaches, black-box (features/README.md), when documented. */
+  unreached?: string;
+}
+
+/** What features/README.md documents of the requirements the suite cannot check over HTTP, whole or in part. */
+export interface Unchecked {
+  /** ID → why no scenario checks it. */
+  exemptions?: ReadonlyMap<string, string>;
+  /** ID → the part of it that no scenario reaches. */
+  unreachedParts?: ReadonlyMap<string, string>;
 }
 
 /** The matrix with its problems: errors fail the check, warnings do not. */
@@ -96,13 +106,14 @@ function judge(row: CoverageRow, rowsById: ReadonlyMap<string, CoverageRow>, err
 
 /**
  * Computes the coverage of `requirements` by tagged scenarios and by test titles. `exemptions` (ID → reason) are
- * requirements the suite documents as not checkable over HTTP: not an error when untagged, a warning when tagged.
+ * requirements the suite documents as not checkable over HTTP: not an error when untagged, a warning when tagged;
+ * `unreachedParts` (ID → part) are parts of checked requirements that no scenario reaches, shown on their rows.
  */
 export function computeCoverage(
   requirements: readonly Requirement[],
   scenarios: readonly FeatureScenario[],
   titles: readonly TestTitle[],
-  exemptions: ReadonlyMap<string, string> = new Map(),
+  { exemptions = new Map(), unreachedParts = new Map() }: Unchecked = {},
 ): Coverage {
   const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));
   const errors = new Set<string>();
@@ -115,6 +126,9 @@ export function computeCoverage(
   for (const id of exemptions.keys()) {
     if (!byId.has(id)) warnings.push(`features/README.md lists ${id} as not checked over HTTP, but spec/protocol.md does not define it`);
   }
+  for (const id of unreachedParts.keys()) {
+    if (!byId.has(id)) warnings.push(`features/README.md lists a part of ${id} as not reached, but spec/protocol.md does not define it`);
+  }
   const rows = requirements.map((requirement): CoverageRow => {
     const kind = kindOf(requirement);
     const row = { requirement, kind, scenarios: tagged.get(requirement.id) ?? [], tests: tests.get(requirement.id) ?? [] };
@@ -123,6 +137,7 @@ export function computeCoverage(
       ...row,
       covered: row.scenarios.length > 0 || ((kind === 'internal' || kind === 'construction') && row.tests.length > 0),
       exempt,
+      unreached: unreachedParts.get(requirement.id),
     };
   });
   const rowsById = new Map(rows.map((row) => [row.requirement.id, row]));

@@ -18,11 +18,37 @@ interface Options {
   kitArgs: string[];
 }
 
+/** The kit's own command in this repository, for the options this script passes on and for judging another client. */
+const KIT_IN_CLONE = 'npx tsx --conditions=credit402-source harness/cli.ts';
+
+/** This script's usage: its own options; every other option goes to the kit's client mode. */
+const USAGE = `usage: npm run conformance:client -- [--client credit402|python] [--mutants [--repeat N]] [--all] [--reports DIR] [kit options]
+
+Judges this repository's clients with the kit's client mode (spec section 16), each through its own driver:
+  (default)             credit402/client (reference/self-test/client-driver.ts), claiming every level
+  --client python       the Python example client (examples/python-client), claiming the wire level
+  --mutants             each mutant client (reference/self-test/client-mutants.ts), which must fail exactly its IDs
+  --repeat N            run each mutant N times
+  --all                 credit402/client, the Python client and every mutant; ends with "N passed, N failed"
+  --reports DIR         where the reports go (default: reports)
+  -h, --help            print this text and exit
+
+Other options (--level, --declare, --tags) go to the kit's client mode: ${KIT_IN_CLONE} client --help.
+To judge another client, run the kit itself with its driver:
+  ${KIT_IN_CLONE} client --client-cmd "CMD"
+(credit402-conformance client --client-cmd "CMD" where the kit is installed).`;
+
+/** Thrown for options this script refuses; the message says what to run instead. */
+class UsageError extends Error {}
+
 function parse(argv: readonly string[]): Options {
   const options: Options = { client: 'credit402', mutants: false, all: false, repeat: 1, reports: 'reports', kitArgs: [] };
   for (let i = 0; i < argv.length; i++) {
     const [flag = '', inline] = (argv[i] ?? '').split(/=(.*)/s);
     const value = (): string => inline ?? argv[++i] ?? '';
+    if (flag === '--client-cmd' || flag === 'client') {
+      throw new UsageError(`${flag} is not an option of this script, which judges its own drivers; to judge another client run: ${KIT_IN_CLONE} client --client-cmd "CMD"`);
+    }
     if (flag === '--mutants') options.mutants = true;
     else if (flag === '--all') options.all = true;
     else if (flag === '--client') {
@@ -85,6 +111,10 @@ async function runClient(client: Options['client'], reports: string, kitArgs: re
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    say(USAGE);
+    return 0;
+  }
   const options = parse(argv);
   if (!options.all && !options.mutants) return (await runClient(options.client, options.reports, options.kitArgs)) ? 0 : 1;
   const counts = { passed: 0, failed: 0 };
@@ -101,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (error: unknown) => {
-    process.stderr.write(`conformance:client: ${(error as Error).message}\n`);
+    process.stderr.write(`conformance:client: ${(error as Error).message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
     process.exitCode = 2;
   },
 );

@@ -59,7 +59,7 @@ export function runClientKit(clientCmd: string, args: readonly string[], reports
   const child = spawn(node, [...kit, 'client', '--client-cmd', clientCmd, '--reports', reports, ...args], {
     cwd: REPO_ROOT,
     stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: { CREDIT402_KIT_COMMAND: 'npm run conformance:client --', ...process.env, ...(capture ? { FORCE_COLOR: '0' } : {}) },
+    env: { CREDIT402_KIT_COMMAND: 'npx tsx --conditions=credit402-source harness/cli.ts', ...process.env, ...(capture ? { FORCE_COLOR: '0' } : {}) },
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
