@@ -28,7 +28,7 @@ const STEPS: Step[] = [
   { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'sqlite'] },
   { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'reference/crash-test/main.ts', '--iterations', '200', '--store', 'all'] },
-  { name: 'fault load: paid requests and first payments behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'reference/fault-load/main.ts', '--seconds', '20', '--store', 'all'] },
+  { name: 'fault load: paid requests, first payments and refunds of failed handlers behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'reference/fault-load/main.ts', '--seconds', '20', '--store', 'all'] },
   { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
 ];
 

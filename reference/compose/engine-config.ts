@@ -37,9 +37,14 @@ export type StoreConfig =
 
 /**
  * How a demo handler of the reference server fails (the conformance profile's `failingHandlers`, harness/PROFILE.md): `answer500` answers
- * status 500 with a body naming its route, `throw` throws once it counted its run, so that the framework answers.
+ * status 500 with a body naming its route, `throw` throws once it counted its run, so that the framework answers;
+ * `answer500IfMarked` answers 500 only to a request whose `conformance-request-id` ends in {@link FAILING_RUN_MARK}
+ * (the fault load's first attempts, whose refunds race their retries) and 200 to the others.
  */
-export const HANDLER_FAILURES = ['answer500', 'throw'] as const;
+export const HANDLER_FAILURES = ['answer500', 'throw', 'answer500IfMarked'] as const;
+
+/** The end of a `conformance-request-id` that makes an `answer500IfMarked` handler fail. */
+export const FAILING_RUN_MARK = '!fail';
 
 /** One of {@link HANDLER_FAILURES}. */
 export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
@@ -285,7 +290,7 @@ function checkFailingHandlers(config: Record<string, unknown>): void {
   const failing = config.failingHandlers;
   if (failing === undefined) return;
   if (typeof failing !== 'object' || failing === null || Array.isArray(failing)) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'failingHandlers must map route keys to "answer500" or "throw"');
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `failingHandlers must map route keys to ${HANDLER_FAILURES.map((how) => `"${how}"`).join(', ')}`);
   }
   const keys = new Set(configuredRouteKeys(config));
   for (const [key, how] of Object.entries(failing)) {

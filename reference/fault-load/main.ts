@@ -1,4 +1,4 @@
-// `npm run fault-load -- [--seconds 20] [--store redis,postgres|all] [--seed N]`: paid requests and first payments under a faulty store link, then the money checked.
+// `npm run fault-load -- [--seconds 20] [--store redis,postgres|all] [--seed N]`: paid requests, first payments and refunds of failed handlers under a faulty store link, then the money checked.
 import { parseArgs } from 'node:util';
 import { tallyStderr, type LogTally } from './server-log-tally.ts';
 import { FAULT_LOAD_STORES, runFaultLoad, type FaultLoadReport, type FaultLoadStore } from './run-fault-load.ts';

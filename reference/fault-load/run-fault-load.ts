@@ -45,6 +45,18 @@ export interface FaultLoadReport {
 const KEYS = { publishable: 'pk_test_credit402faultload', secret: 'sk_test_credit402faultload' };
 const WEATHER = 'GET /api/weather';
 const TRANSLATE = 'POST /api/translate';
+/**
+ * A route whose handler fails the first attempt of each request (`answer500IfMarked`): with `refundOnHandlerError` its
+ * deduction is given back while the client retries the same request id, so a refund retried under the faults races
+ * the retry served as the repeat (CR-6.9).
+ */
+const FLAKY = 'GET /api/flaky';
+/** The demo routes of the load: the default configuration's and the flaky one. */
+const ROUTES = {
+  [WEATHER]: { amount: 500, description: 'Weather lookup' },
+  [TRANSLATE]: { amount: 2500, currency: 'eur', minTopUp: 100000, description: 'Translation' },
+  [FLAKY]: { amount: 700, description: 'A handler that fails the first attempt' },
+};
 /** Attempts an operation may take before it counts as never answered (each retried cut or 503 is one). */
 const MAX_ATTEMPTS = 200;
 /** Operations of one run at most: the server's handled route remembers the last 10000 request ids. */
@@ -125,6 +137,7 @@ export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptio
       overrides: {
         host: '127.0.0.1', port: await freePort(), framework, stripeApi: emulator.url, store: store.through(link.port), stripeWebhookSecret: secret,
         conformanceControl: true, newPaymentRateLimit: false, stripeSecretKey: KEYS.secret, stripePublishableKey: KEYS.publishable,
+        routes: ROUTES, failingHandlers: { [FLAKY]: 'answer500IfMarked' }, refundOnHandlerError: true,
       },
     });
     const server = await startReferenceServer(config);
@@ -177,7 +190,9 @@ async function nextOperation(rng: Random, clients: LoadClient[], emulatorUrl: st
     const method = await createPaymentMethod(emulatorUrl, KEYS, client.cardNumber);
     return newOperation(WEATHER, client, { paymentMethodId: method.paymentMethodId, topUpAmount: 60_000 });
   }
-  return newOperation(roll < 0.3 ? TRANSLATE : WEATHER, client, { clientId: client.clientId });
+  if (roll < 0.3) return newOperation(TRANSLATE, client, { clientId: client.clientId });
+  if (roll < 0.45) return newOperation(FLAKY, client, { clientId: client.clientId }, true);
+  return newOperation(WEATHER, client, { clientId: client.clientId });
 }
 
 function report(store: FaultLoadStore, framework: 'fastify' | 'express', ops: readonly Operation[], faults: LinkFaults, verdict: MoneyVerdict, started: number): FaultLoadReport {

@@ -1,6 +1,7 @@
 // The fault load's clients: paid requests and first payments, each retried with its request id until it gets a final answer.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FAILING_RUN_MARK } from '../compose/engine-config.ts';
 import type { Random } from '../crash-test/random.ts';
 import { sendAttempt, type AttemptAnswer, type AttemptStyle } from './paid-attempt.ts';
 
@@ -19,6 +20,11 @@ export interface Operation {
   payment: Record<string, unknown>;
   /** The payment method it pays with, when it is a first payment or a top-up. */
   paymentMethodId: string | undefined;
+  /**
+   * Whether its first attempt asks the handler to fail (its `conformance-request-id` ends in the failing-run mark): a
+   * 500 to that attempt is retried with the request id, as the refund of a failed handler races that retry.
+   */
+  failsFirstAttempt: boolean;
   attempts: number;
   /** Attempts cut by the client or the network, and answered 503. */
   cut: number;
@@ -32,10 +38,10 @@ function retryable(answer: AttemptAnswer): boolean {
   return answer === undefined || answer.status === 503 || answer.status === 429;
 }
 
-/** A new operation paying `route` for `client` with `payment` (a funded clientId, or a payment method). */
-export function newOperation(route: string, client: LoadClient, payment: Record<string, unknown>): Operation {
+/** A new operation paying `route` for `client` with `payment` (a funded clientId, or a payment method); `failsFirstAttempt` as {@link Operation}. */
+export function newOperation(route: string, client: LoadClient, payment: Record<string, unknown>, failsFirstAttempt = false): Operation {
   const paymentMethodId = typeof payment.paymentMethodId === 'string' ? payment.paymentMethodId : undefined;
-  return { requestId: randomUUID(), route, clientId: client.clientId, payment, paymentMethodId, attempts: 0, cut: 0, unavailable: 0, final: undefined };
+  return { requestId: randomUUID(), route, clientId: client.clientId, payment, paymentMethodId, failsFirstAttempt, attempts: 0, cut: 0, unavailable: 0, final: undefined };
 }
 
 /** How a client sends an attempt: mostly plainly, sometimes cut off after a moment, a POST sometimes with its body paused. */
@@ -48,13 +54,16 @@ function pickStyle(rng: Random, route: string): AttemptStyle {
 
 /**
  * Sends `op` until it has a final answer or `maxAttempts` attempts were made, keeping its request id: a cut attempt
- * and a 503 are retried after a short pause (a 429 after a longer one), as CR-8.12 and CR-7.22 ask of a client.
+ * and a 503 are retried after a short pause (a 429 after a longer one), as CR-8.12 and CR-7.22 ask of a client, and so
+ * is the 500 of a first attempt that asked its handler to fail.
  */
 export async function runOperation(op: Operation, base: URL, rng: Random, maxAttempts: number): Promise<void> {
   while (op.final === undefined && op.attempts < maxAttempts) {
     op.attempts++;
-    const answer = await sendAttempt(base, op.route, { ...op.payment, requestId: op.requestId }, op.requestId, pickStyle(rng, op.route));
-    if (!retryable(answer)) {
+    const marked = op.failsFirstAttempt && op.attempts === 1;
+    const handlerId = marked ? `${op.requestId}${FAILING_RUN_MARK}` : op.requestId;
+    const answer = await sendAttempt(base, op.route, { ...op.payment, requestId: op.requestId }, handlerId, pickStyle(rng, op.route));
+    if (!retryable(answer) && !(marked && answer?.status === 500)) {
       op.final = { status: answer?.status ?? 0, errorCode: answer?.errorCode, error: answer?.error };
       return;
     }

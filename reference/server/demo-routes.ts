@@ -12,7 +12,7 @@ export interface WebhookEndpoint {
   path: string;
 }
 
-import type { HandlerFailure } from '../compose/engine-config.ts';
+import { FAILING_RUN_MARK, type HandlerFailure } from '../compose/engine-config.ts';
 
 export { HANDLER_FAILURES, type HandlerFailure } from '../compose/engine-config.ts';
 
@@ -88,6 +88,11 @@ export function runDemoHandler(
   return demoBody(route, payment, params);
 }
 
+/** Whether a request's `conformance-request-id` asks an `answer500IfMarked` handler to fail. */
+function isMarked(requestId: string | readonly string[] | undefined): boolean {
+  return typeof requestId === 'string' && requestId.endsWith(FAILING_RUN_MARK);
+}
+
 /** The error a demo handler of `throw` throws: the framework's error handler answers it (500), as for any handler that fails. */
 export class DemoHandlerError extends Error {
   override name = 'DemoHandlerError';
@@ -112,7 +117,9 @@ export function demoAnswer(
 ): DemoAnswer {
   const body = runDemoHandler(route, runs, requestId, payment, params);
   if (route.fails === 'throw') throw new DemoHandlerError(`the demo handler of ${route.key} throws (the profile's failingHandlers)`);
-  if (route.fails === 'answer500') return { status: 500, body: { ...body, error: 'the demo handler answers 500 (the profile\'s failingHandlers)' } };
+  if (route.fails === 'answer500' || (route.fails === 'answer500IfMarked' && isMarked(requestId))) {
+    return { status: 500, body: { ...body, error: 'the demo handler answers 500 (the profile\'s failingHandlers)' } };
+  }
   return { status: 200, body };
 }
 

@@ -8,7 +8,7 @@ import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator
 import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { HANDLED_PATH, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
-import { loadServerConfig, type Framework, type Gating } from '../compose/engine-config.ts';
+import { FAILING_RUN_MARK, loadServerConfig, type Framework, type Gating } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
 
 const ROUTES = {
@@ -71,5 +71,27 @@ describe.each(servers)('failing handlers on %s, %s gating %s', (framework, gatin
 
     const next = await paidFetch(server.url, 'GET /api/weather', { clientId });
     expect(next.paymentResponse).toMatchObject({ creditsRemaining: 48_750 });
+  });
+});
+
+describe('answer500IfMarked (the fault load\'s flaky route)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const config = loadServerConfig({
+      overrides: {
+        port: 0, store: { kind: 'memory' }, stripeApi: emulator.url, routes: ROUTES, failingHandlers: { 'GET /api/fails': 'answer500IfMarked' }, conformanceControl: true,
+      },
+    });
+    server = await startReferenceServer(config);
+  });
+  afterAll(() => server?.close());
+
+  it('answers 500 to a request whose conformance-request-id ends in the mark, 200 to the others', async () => {
+    const card = await createPaymentMethod(emulator.url, { publishable: 'pk_test_credit402reference', secret: 'sk_test_credit402reference' }, uniqueCardNumber());
+    const marked = await paidFetch(server.url, 'GET /api/fails', { paymentMethodId: card.paymentMethodId }, { [REQUEST_ID_HEADER]: `flaky${FAILING_RUN_MARK}` });
+    expect(marked.status).toBe(500);
+    const { clientId } = marked.paymentResponse as { clientId: string };
+    const plain = await paidFetch(server.url, 'GET /api/fails', { clientId }, { [REQUEST_ID_HEADER]: 'flaky' });
+    expect(plain.status).toBe(200);
   });
 });
