@@ -173,7 +173,7 @@ export { app, RedisStore };
 /** A store author's test file, written outside the repository: a Map-based backend with only the required methods. */
 const TOY_STORE_TEST = `// A toy store: a Map-based StoreBackend with only the required methods, guarded by GuardedStore, through the conformance suite.
 import { randomUUID } from 'node:crypto';
-import { GuardedStore, type BackendDeduction, type BackendRefund, type StoreBackend, type TopUpCredit } from 'credit402/stores';
+import { GuardedStore, StoreIdentityError, type BackendDeduction, type BackendRefund, type StoreBackend, type TopUpCredit } from 'credit402/stores';
 import { describeStoreConformance } from 'credit402/stores/conformance';
 
 type Client = { balances: Record<string, number>; topUps: number; createdAt: string };
@@ -204,13 +204,17 @@ class ToyBackend implements StoreBackend {
     return { status: 'deducted', balance: balance - amount } as const;
   }
   async refundDeduction({ clientId, currency, amount, requestId, refundId }: BackendRefund) {
-    if (this.done.has(clientId + ' ' + refundId)) return this.balance(clientId, currency);
+    if (this.done.has(clientId + ' ' + refundId)) return { status: 'refunded', balance: this.balance(clientId, currency) } as const;
+    const kept = this.requests.get(clientId + ' ' + requestId);
+    // Its repeat was answered: the deduction paid for it, so nothing goes back (CR-6.9).
+    if (kept && kept.repeated && kept.expiresAt > Date.now()) return { status: 'superseded', balance: this.balance(clientId, currency) } as const;
     const balance = this.add(clientId, currency, amount);
     this.requests.delete(clientId + ' ' + requestId);
     this.done.add(clientId + ' ' + refundId);
-    return balance;
+    return { status: 'refunded', balance } as const;
   }
-  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit) {
+  async creditTopUp({ clientId, currency, amount, paymentIntentId, storeId }: TopUpCredit) {
+    if (storeId !== undefined && storeId !== this.id) throw new StoreIdentityError('ToyStore', storeId); // nothing here can be reset
     if (this.done.has(paymentIntentId)) return { credited: false, balance: this.balance(clientId, currency) };
     const balance = this.add(clientId, currency, amount);
     this.done.add(paymentIntentId);

@@ -12,7 +12,8 @@ import { stripeApiBase } from 'credit402/stripe';
 function credit402Koa(gate) {
   return async (ctx, next) => {
     const { req } = ctx;
-    const decision = await gate.handle({ method: req.method, url: req.url, paymentHeader: req.headers.payment, clientAddress: req.socket.remoteAddress, origin: req.headers.origin });
+    // ctx.ip: the client's address, which the payment rate limit counts by (behind a proxy: set app.proxy, proxyIpHeader)
+    const decision = await gate.handle({ method: req.method, url: req.url, paymentHeader: req.headers.payment, clientAddress: ctx.ip, origin: req.headers.origin });
     if (decision.action === 'respond') { // a 402 challenge, a payment error, a 400 to an ambiguous target (CR-4.10), a 503
       ctx.status = decision.status;
       ctx.set(decision.headers);

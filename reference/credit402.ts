@@ -2,6 +2,7 @@
 import { Credit402ConfigError } from './config/config-error.ts';
 import { createGate, type Gate, type GateOptions } from './gate/index.ts';
 import { publishableKeyMode, secretKeyMode } from './config/stripe-keys.ts';
+import { assertServerSecretNotPublic } from './config/production-guards.ts';
 import { StripeProcessor, type StripeApiBase } from './processor/stripe-processor.ts';
 import { createWebhookHandler, type WebhookHandler } from './webhooks/webhook-handler.ts';
 
@@ -37,11 +38,15 @@ export function stripeProcessor(options: StripeSide): StripeProcessor {
   });
 }
 
-/** Builds a gate backed by Stripe; throws a Credit402ConfigError when the options are invalid. */
+/**
+ * Builds a gate backed by Stripe; throws a Credit402ConfigError when the options are invalid, and ERR_SERVER_SECRET
+ * when live keys come with a `serverSecret` published with credit402 (the README's example, say).
+ */
 export function createCredit402(options: Credit402Options): Gate {
   if (secretKeyMode(options.stripeSecretKey) !== publishableKeyMode(options.stripePublishableKey)) {
     throw new Credit402ConfigError('ERR_KEY_MODE_MISMATCH', 'stripeSecretKey and stripePublishableKey must both be test keys or both be live keys');
   }
+  assertServerSecretNotPublic(options);
   return createGate({ ...options, processor: stripeProcessor(options) });
 }
 

@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ambiguousTarget, type Gate, type GatedRoute, readRequestTarget, routerTarget } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 
+export { createClientAddressReader, type ClientAddressReader, type TrustProxy } from './client-address.ts';
+
 /** A node:http request; `originalUrl` keeps the target as received when the adapter hands the router another one. */
 export type GateIncomingMessage = IncomingMessage & { originalUrl?: string };
 
@@ -20,6 +22,12 @@ export interface ApplyOptions {
    * matching its table, and `req.url` is left as it is, since the request is already routed.
    */
   route?: GatedRoute;
+  /**
+   * The client's address, which the gate's `newPaymentRateLimit` counts by; default `req.ip` when the framework set
+   * it (Express, following its `trust proxy` setting), else the socket's peer. Behind a proxy on plain `node:http`:
+   * `createClientAddressReader(trustProxy)(req)`.
+   */
+  clientAddress?: string | undefined;
 }
 
 const SLASH = 0x2f;
@@ -41,6 +49,14 @@ function routeAsTheGateReads(req: GateIncomingMessage, target: string, mountPath
     req.originalUrl ??= req.url;
     req.url = routed;
   }
+}
+
+/**
+ * The client's address as the framework resolved it: `req.ip` when it set one (Express's, which follows its `trust
+ * proxy` setting), else the socket's peer.
+ */
+function frameworkClientAddress(req: GateIncomingMessage & { ip?: unknown }): string | undefined {
+  return typeof req.ip === 'string' ? req.ip : req.socket?.remoteAddress;
 }
 
 /** Sends a JSON answer the gate decided on (a challenge, a payment error, a 400). */
@@ -76,18 +92,27 @@ const FREE: { free: true } = Object.freeze({ free: true });
  */
 export function applyCredit402(gate: Gate, req: GateIncomingMessage, res: ServerResponse, options: ApplyOptions = {}): Promise<AppliedGate> {
   const target = options.target ?? req.originalUrl ?? req.url ?? '/';
-  return decideAndApply(gate, req, res, target, options.route, options.route === undefined ? (options.mountPath ?? '') : undefined);
+  return decideAndApply(gate, req, res, target, options.route, options.route === undefined ? (options.mountPath ?? '') : undefined, options.clientAddress);
 }
 
 /**
  * For adapters built on this one (the Express middleware). {@link applyCredit402} on a target already taken from the request: `route` is the route to price (the router's, or
  * the table's when the adapter matched it already; the gate matches its table when undefined), and `mountPath` the
- * prefix to strip when handing the router the path the gate read, undefined to leave `req.url` as it is (routed).
+ * prefix to strip when handing the router the path the gate read, undefined to leave `req.url` as it is (routed);
+ * `clientAddress` the client's address (default: the framework's `req.ip`, else the socket's peer).
  */
-export function decideAndApply(gate: Gate, req: GateIncomingMessage, res: ServerResponse, target: string, route: GatedRoute | undefined, mountPath: string | undefined): Promise<AppliedGate> {
+export function decideAndApply(
+  gate: Gate,
+  req: GateIncomingMessage,
+  res: ServerResponse,
+  target: string,
+  route: GatedRoute | undefined,
+  mountPath: string | undefined,
+  clientAddress: string | undefined = frameworkClientAddress(req),
+): Promise<AppliedGate> {
   let decided: ReturnType<Gate['handle']>;
   try {
-    decided = gate.handle({ method: req.method ?? '', url: target, route, paymentHeader: req.headers.payment, clientAddress: req.socket?.remoteAddress, origin: req.headers.origin });
+    decided = gate.handle({ method: req.method ?? '', url: target, route, paymentHeader: req.headers.payment, clientAddress, origin: req.headers.origin });
   } catch (error) {
     return Promise.reject(error);
   }

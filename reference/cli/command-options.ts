@@ -1,5 +1,6 @@
 // The flags the commands share: where the configuration comes from and, for the commands that listen, where and what they serve.
 import type { ParseArgsConfig } from 'node:util';
+import { parseTrustProxy, type TrustProxy } from '../adapters/client-address.ts';
 
 type Flags = NonNullable<ParseArgsConfig['options']>;
 
@@ -18,6 +19,7 @@ export const LISTENER_FLAGS = {
   host: { type: 'string' },
   'conformance-control': { type: 'boolean' },
   'metrics-path': { type: 'string' },
+  'trust-proxy': { type: 'string' },
 } as const satisfies Flags;
 
 /** What {@link SOURCE_FLAGS} and {@link LISTENER_FLAGS} parse to. */
@@ -30,6 +32,7 @@ interface SharedValues {
   host?: string;
   'conformance-control'?: boolean;
   'metrics-path'?: string;
+  'trust-proxy'?: string;
 }
 
 /** Where a configuration loader reads from: the files the flags name, and the environment. */
@@ -54,12 +57,13 @@ export function configSources(values: SharedValues, variables: Readonly<Record<s
 }
 
 /** The overrides {@link LISTENER_FLAGS} and `--stripe-api` set, as fields of the server's and the gateway's configuration. */
-export function listenerOverrides(values: SharedValues): { port?: number; host?: string; stripeApi?: string; conformanceControl?: true; metricsPath?: string } {
+export function listenerOverrides(values: SharedValues): { port?: number; host?: string; stripeApi?: string; conformanceControl?: true; metricsPath?: string; trustProxy?: TrustProxy } {
   const out: ReturnType<typeof listenerOverrides> = {};
   if (values.port !== undefined) out.port = Number(values.port);
   if (values.host !== undefined) out.host = values.host;
   if (values['stripe-api'] !== undefined) out.stripeApi = values['stripe-api'];
   if (values['conformance-control'] === true) out.conformanceControl = true;
   if (values['metrics-path'] !== undefined) out.metricsPath = values['metrics-path'];
+  if (values['trust-proxy'] !== undefined) out.trustProxy = parseTrustProxy(values['trust-proxy']);
   return out;
 }

@@ -27,7 +27,14 @@ const USAGE = `usage: credit402 serve [options]
   --conformance-control
                      mount the conformance control routes (store faults, records): conformance runs only
   --metrics-path PATH
-                     serve Prometheus metrics at PATH (GET, never gated; needs prom-client); off by default
+                     serve Prometheus metrics at PATH (GET, never gated; needs prom-client); off by default; open to
+                     anyone who reaches the server unless metricsToken is set ("metricsToken" in --config or
+                     CREDIT402_METRICS_TOKEN; no flag, a command line is visible to other users): then 401 without
+                     "Authorization: Bearer <metricsToken>"
+  --trust-proxy VALUE
+                     proxies that may name the client's address in X-Forwarded-For (the address the payment rate
+                     limit counts by): true | a hop count (1 behind one load balancer) | addresses and CIDR ranges,
+                     comma-separated; or CREDIT402_TRUST_PROXY; default none (every client behind a proxy has its address)
   --log-level LEVEL  info (default: one line per failure, with a code) | debug (adds stack traces);
                      or CREDIT402_LOG_LEVEL`;
 

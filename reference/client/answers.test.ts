@@ -68,13 +68,26 @@ describe('createCredit402Fetch answers', () => {
     expect(seen).toEqual({ reason: 'challenge', url: URL_A, accepts: requirement, challenge });
   });
 
-  it('throws a Credit402PaymentError on a payment error and releases the reserved top-up', async () => {
+  it('throws a Credit402PaymentError on payment_failed and keeps the top-up counted (the processor may have charged, CR-16.11)', async () => {
     const { pay } = scripted([() => challengeAnswer(), () => json(402, failure('payment_failed', 'Payment processing failed'))]);
     const error = await pay(URL_A).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Credit402PaymentError);
     expect(error).toMatchObject({ code: 'payment_failed', message: 'Payment processing failed', status: 402 });
     expect(await (error as Credit402PaymentError).response.json()).toMatchObject({ errorCode: 'payment_failed' });
+    expect(pay.getSessionSpending()).toBe(50_000);
+  });
+
+  it.each(['card_declined', 'top_up_below_minimum', 'invalid_payment'])('releases the reserved top-up when the paying request is refused with %s (nothing charged)', async (code) => {
+    const { pay } = scripted([() => challengeAnswer(), () => json(402, failure(code, 'Refused'))]);
+    await expect(pay(URL_A)).rejects.toMatchObject({ code, status: 402 });
     expect(pay.getSessionSpending()).toBe(0);
+  });
+
+  it('keeps the top-up counted when a refusal answers the retry after a 503, not the paying request itself', async () => {
+    const unavailable = () => json(503, failure('service_unavailable', 'Payment received but not yet credited'), { 'retry-after': '0' });
+    const { pay } = scripted([() => challengeAnswer(), unavailable, () => json(402, failure('card_declined', 'Declined'))]);
+    await expect(pay(URL_A)).rejects.toMatchObject({ code: 'card_declined' });
+    expect(pay.getSessionSpending()).toBe(50_000);
   });
 
   it('throws a retryable error on 503 service_unavailable after its retry and keeps the top-up counted (it may have been charged)', async () => {
@@ -93,10 +106,10 @@ describe('createCredit402Fetch answers', () => {
     expect(await (await pay(URL_A)).json()).toEqual({ error: 'maintenance' });
   });
 
-  it('releases the reservation when the retry was served from credits (no chargeId)', async () => {
+  it('keeps the top-up counted when the paying request is answered paid without a chargeId (no proof nothing was charged)', async () => {
     const { pay } = scripted([() => challengeAnswer(), () => paidAnswer({ success: true, creditsRemaining: 10, clientId: CLIENT_ID })]);
     expect((await pay(URL_A)).status).toBe(200);
-    expect(pay.getSessionSpending()).toBe(0);
+    expect(pay.getSessionSpending()).toBe(50_000);
     expect(pay.getLastPayment()).toEqual({ success: true, creditsRemaining: 10, clientId: CLIENT_ID });
   });
 

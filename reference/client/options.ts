@@ -8,7 +8,10 @@ export interface PaymentRequiredInfo {
   challenge: PaymentRequiredResponse;
   /** The `stripe` payment requirement: price, minimum top-up, currency, publishable key. */
   accepts: PaymentRequirement;
-  /** The URL of the request that needs payment. */
+  /**
+   * The URL that answered the challenge: the request's, or the one a redirect within its origin led to (the client
+   * never pays a challenge of another origin, CR-16.9).
+   */
   url: string;
   /** `challenge` on a first request; `insufficient_credits` when the stored clientId's balance ran out. */
   reason: 'challenge' | 'insufficient_credits';
@@ -31,7 +34,11 @@ export interface Credit402FetchOptions {
   storage?: ClientIdStorage;
   /** Largest single top-up this client pays, in units; a larger one throws Credit402SpendingLimitError. */
   maxTopUpPerPayment?: number;
-  /** Largest total of top-ups this fetch function pays over its life, in units. */
+  /**
+   * Largest total of top-ups this fetch function sends over its life, in units. A top-up counts from the moment it is
+   * sent, whatever the answer (a success with or without `chargeId`, `payment_failed`, a 503, a lost answer), unless the
+   * answer proves nothing was charged: `card_declined`, `top_up_below_minimum` or `invalid_payment` (CR-16.11).
+   */
   maxTopUpPerSession?: number;
   /**
    * Whether a call answered 503 `service_unavailable` sends its payload again, unchanged, after the answer's
@@ -48,6 +55,6 @@ export interface Credit402Fetch {
   (input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The PaymentResponse of the most recently completed paid answer, if any. */
   getLastPayment(): PaymentResponse | undefined;
-  /** Units of top-ups charged (or in flight) through this function so far. */
+  /** Units of the top-ups sent through this function so far, as counted against `maxTopUpPerSession`. */
   getSessionSpending(): number;
 }

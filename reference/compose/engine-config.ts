@@ -11,6 +11,8 @@ import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile
 import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
 import { routeClaimingPath } from './route-path-claim.ts';
 import { LOG_LEVELS, type LogLevel } from './server-log.ts';
+import { parseTrustProxy, validateTrustProxy, type TrustProxy } from '../adapters/client-address.ts';
+import { isMetricsToken, METRICS_TOKEN_RULE } from '../metrics/metrics-token.ts';
 
 /**
  * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
@@ -98,6 +100,13 @@ export interface ServerConfig {
    * default. Needs the optional package prom-client.
    */
   metricsPath?: string;
+  /**
+   * The bearer token the metrics endpoint asks for (`Authorization: Bearer <token>`; 401 otherwise); unset, the
+   * endpoint is open to whoever reaches the server. 16 to 512 characters of `A–Z a–z 0–9 - . _ ~ + /`, then optional
+   * `=` (RFC 6750 b64token). From the JSON file or CREDIT402_METRICS_TOKEN, never a flag (a command line is visible
+   * to other users of the machine); needs `metricsPath`.
+   */
+  metricsToken?: string;
   /** Gate option: how long a first payment waits for another payment of the same card, in ms. */
   lockWaitMs?: number;
   /** Gate option: lease of the per-client payment lock, in ms. */
@@ -117,11 +126,20 @@ export interface ServerConfig {
    * Gate option: limit of new-payment attempts per client address and/or global (`{ perAddress?: { max, windowMs },
    * global?: { max, windowMs }, counts?: "attempts" | "failures" }`), answered 429 with Retry-After; per process, in
    * memory. Default: 60 failed new payments per address and 600 in all per 10 minutes, counting only failures on the
-   * payer's side (DEFAULT_NEW_PAYMENT_RATE_LIMIT); `false` turns it off.
+   * payer's side, the global window refusing only addresses that failed themselves (DEFAULT_NEW_PAYMENT_RATE_LIMIT);
+   * `false` turns it off. The address follows `trustProxy`.
    */
   newPaymentRateLimit?: NewPaymentRateLimit | false;
   /** Gate option: the browser origins allowed to call the gated routes (CORS); off by default. */
   cors?: CorsOptions;
+  /**
+   * Which proxies in front of the server may name the client's address in X-Forwarded-For (`--trust-proxy`,
+   * CREDIT402_TRUST_PROXY), with the meaning of Fastify's `trustProxy` and Express's `trust proxy`: `true`, a hop
+   * count, or proxy addresses and CIDR ranges (a list or a comma-separated string). The client's address is what
+   * `newPaymentRateLimit.perAddress` counts by. Default false: the socket's peer, so behind a proxy every client
+   * shares the proxy's address (and its bucket).
+   */
+  trustProxy?: TrustProxy;
   /**
    * Interval of the scheduled reconciliation in ms (credits succeeded top-ups the store has not, as `credit402
    * reconcile` does; needed when no webhook reaches the server). `0` turns it off. Default 300000 (5 minutes) with
@@ -229,7 +247,9 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.STRIPE_WEBHOOK_SECRET) out.stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET;
   if (env.CREDIT402_CONFORMANCE_CONTROL !== undefined) out.conformanceControl = env.CREDIT402_CONFORMANCE_CONTROL;
   if (env.CREDIT402_METRICS_PATH) out.metricsPath = env.CREDIT402_METRICS_PATH;
+  if (env.CREDIT402_METRICS_TOKEN) out.metricsToken = env.CREDIT402_METRICS_TOKEN;
   if (env.CREDIT402_LOG_LEVEL) out.logLevel = env.CREDIT402_LOG_LEVEL;
+  if (env.CREDIT402_TRUST_PROXY) out.trustProxy = parseTrustProxy(env.CREDIT402_TRUST_PROXY);
   const store = storeFromEnv(env, base.store);
   if (store) out.store = store;
   // The Redis log bounds of the environment go to the store, from CREDIT402_STORE or configured so far (checked: Redis only).
@@ -277,11 +297,13 @@ function check(config: Record<string, unknown>): ServerConfig {
   checkFailingHandlers(config);
   checkWebhookPath(config);
   checkMetricsPath(config);
+  checkMetricsToken(config);
   checkConformanceControl(config);
   assertProductionSafe({ ...config, stripeApi });
   checkReconcileEveryMs(config.reconcileEveryMs);
   checkLogLevel(config.logLevel);
   checkShutdownTimeoutMs(config.shutdownTimeoutMs);
+  validateTrustProxy(config.trustProxy, 'trustProxy (--trust-proxy, CREDIT402_TRUST_PROXY)');
   return config as unknown as ServerConfig;
 }
 
@@ -428,6 +450,17 @@ function checkMetricsPath(config: Record<string, unknown>): void {
   const taken = routeClaimingPath(configuredRouteKeys(config), path);
   if (taken !== undefined || path === (config.webhookPath ?? '/webhooks/stripe')) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsPath ${path} collides with ${taken === undefined ? 'the webhook path' : `the route ${taken}`}: the metrics endpoint is never gated`);
+  }
+}
+
+/** `metricsToken`: a bearer token's form, and only beside `metricsPath` (without it the token would guard nothing). */
+function checkMetricsToken({ metricsToken, metricsPath }: Record<string, unknown>): void {
+  if (metricsToken === undefined) return;
+  if (!isMetricsToken(metricsToken)) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `metricsToken (CREDIT402_METRICS_TOKEN) must be ${METRICS_TOKEN_RULE}`);
+  }
+  if (metricsPath === undefined) {
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'metricsToken (CREDIT402_METRICS_TOKEN) is set but metricsPath is not: there is no metrics endpoint to guard');
   }
 }
 

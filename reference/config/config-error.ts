@@ -25,6 +25,7 @@ export type ConfigErrorCode =
   | 'ERR_REQUEST_ID_TTL'
   | 'ERR_REFUND_ON_HANDLER_ERROR'
   | 'ERR_RATE_LIMIT'
+  | 'ERR_TRUST_PROXY'
   | 'ERR_CORS'
   | 'ERR_HOOKS'
   | 'ERR_WEBHOOK_SECRET'

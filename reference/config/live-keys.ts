@@ -3,12 +3,32 @@ import { Credit402ConfigError } from './config-error.ts';
 
 const LIVE_KEY = /^(sk|rk|pk)_live_/;
 
-/** Whether `stripeApi` (`embedded`, `stripe` or a base URL) is Stripe itself: `stripe`, or https://api.stripe.com. */
+/** A URL's host as DNS reads it: lowercase (as the URL parser leaves it), without the trailing dots of a fully qualified name. */
+function dnsHost(url: URL): string {
+  return url.hostname.replace(/\.+$/, '');
+}
+
+/**
+ * Whether `stripeApi` (`embedded`, `stripe` or a base URL) is Stripe itself: `stripe`, or https://api.stripe.com (any
+ * letter case, with or without the trailing dot of a fully qualified name, port 443).
+ */
 export function isStripeItself(stripeApi: string): boolean {
   if (stripeApi === 'stripe') return true;
   if (!URL.canParse(stripeApi)) return false;
   const url = new URL(stripeApi);
-  return url.protocol === 'https:' && url.hostname === 'api.stripe.com' && (url.port === '' || url.port === '443');
+  return url.protocol === 'https:' && dnsHost(url) === 'api.stripe.com' && (url.port === '' || url.port === '443');
+}
+
+/**
+ * Whether `stripeApi` may reach Stripe: `stripe`, or a URL whose host is stripe.com or any name under it, whatever
+ * its scheme, port, credentials, letter case, percent-encoding or trailing dots (`https://API.Stripe.com.:8443`,
+ * `http://www.stripe.com`). What must never run against Stripe (the conformance control routes) is refused on it.
+ */
+export function mayReachStripe(stripeApi: string): boolean {
+  if (isStripeItself(stripeApi)) return true;
+  if (!URL.canParse(stripeApi)) return false;
+  const host = dnsHost(new URL(stripeApi));
+  return host === 'stripe.com' || host.endsWith('.stripe.com');
 }
 
 /** The key fields holding a live key (`sk_live_…`, `rk_live_…`, `pk_live_…`): none in test mode. */

@@ -1,5 +1,5 @@
 // What production must never run with: the conformance control routes with live keys or Stripe itself, a public serverSecret with live keys.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { codeOf } from '../testing/error-code.ts';
+import { createCredit402 } from '../credit402.ts';
 import { PUBLIC_SERVER_SECRETS } from './production-guards.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-production-guards-'));
@@ -58,6 +59,21 @@ describe('conformance control outside conformance runs', () => {
       expect(codeOf(() => loadGatewayConfig({ overrides: { ...UPSTREAM, conformanceControl: true, stripeApi } })), stripeApi).toBe('ERR_CONFORMANCE_CONTROL');
     }
     expect(() => loadServerConfig({ overrides: { conformanceControl: true, stripeApi: 'stripe' } })).toThrow(/Stripe itself/);
+  });
+
+  it('issue 34: is refused however the Stripe host is spelled: trailing dot, letter case, port, scheme, www, percent-encoding (was: "https://api.stripe.com." accepted)', () => {
+    const spellings = [
+      'https://api.stripe.com.', 'https://API.STRIPE.COM', 'https://Api.Stripe.Com.:443/', 'https://api.stripe.com:8443', 'http://api.stripe.com',
+      'https://www.stripe.com', 'https://stripe.com.', 'https://user:pass@api.stripe.com/v1', 'https://api%2Estripe%2Ecom', 'https://api.stripe.com..',
+      'https://files.stripe.com',
+    ];
+    for (const stripeApi of spellings) {
+      expect(codeOf(() => loadServerConfig({ overrides: { conformanceControl: true, stripeApi } })), stripeApi).toBe('ERR_CONFORMANCE_CONTROL');
+      expect(codeOf(() => loadGatewayConfig({ overrides: { ...UPSTREAM, conformanceControl: true, stripeApi } })), stripeApi).toBe('ERR_CONFORMANCE_CONTROL');
+    }
+    for (const stripeApi of ['http://127.0.0.1:12111', 'https://api.stripe.com.example.net', 'https://notstripe.com']) {
+      expect(loadServerConfig({ overrides: { conformanceControl: true, stripeApi } }).conformanceControl, stripeApi).toBe(true);
+    }
   });
 
   it('is accepted with test keys and the emulator, embedded or by URL, and changes nothing when off', () => {
@@ -129,5 +145,22 @@ describe('a public serverSecret', () => {
     const served = await run(() => serveCommand(['--config', configFile('serve-secret', { ...LIVE, stripeApi: 'stripe' })]));
     expect(served.code).toBe(2);
     expect(served.output).toContain('ERR_SERVER_SECRET');
+  });
+
+  it('issue 34: knows the README\'s example and a copy with surrounding whitespace or other letter case (was: accepted with live keys)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /serverSecret: [^\n']*'([^']+)'/.exec(readme)?.[1];
+    expect(example).toBe('example-server-secret-change-me-0123456789');
+    for (const serverSecret of [example, ` ${example}`, `${example}\n`, `\t${example} `, example?.toUpperCase(), ' credit402-conformance-server-secret-do-not-use-in-production', 'credit402-example-server-secret-0123456789']) {
+      expect(codeOf(() => loadServerConfig({ overrides: { ...LIVE, stripeApi: 'stripe', serverSecret } })), JSON.stringify(serverSecret)).toBe('ERR_SERVER_SECRET');
+    }
+  });
+
+  it('issue 34: is refused by createCredit402 with live keys (was: no guard), and accepted with test keys, as the examples run', () => {
+    const options = { serverSecret: ' example-server-secret-change-me-0123456789', store: new MemoryStore(), routes: { 'GET /api/weather': { amount: 500 } } };
+    expect(codeOf(() => createCredit402({ ...options, ...LIVE }))).toBe('ERR_SERVER_SECRET');
+    expect(() => createCredit402({ ...options, ...LIVE })).toThrow(/public example/);
+    expect(codeOf(() => createCredit402({ ...options, ...LIVE, serverSecret: OWN_SECRET }))).toBeUndefined();
+    expect(codeOf(() => createCredit402({ ...options, stripeSecretKey: 'sk_test_credit402example', stripePublishableKey: 'pk_test_credit402example' }))).toBeUndefined();
   });
 });

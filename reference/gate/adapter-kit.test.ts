@@ -17,7 +17,7 @@ describe('the adapter kit', () => {
     const kit = [
       'AMBIGUOUS_TARGET', 'ambiguousTarget', 'readRequestTarget', 'routerTarget', 'createRouterAgreement', 'routerDecidedTarget',
       'validateRoutes', 'createRouteTable', 'parseRoutePattern', 'matchesRoutePattern', 'routePatternParams', 'compareRouteSpecificity',
-      'validateCors', 'withCors', 'corsPreflight', 'DEFAULT_NEW_PAYMENT_RATE_LIMIT',
+      'validateCors', 'withCors', 'corsPreflight', 'DEFAULT_NEW_PAYMENT_RATE_LIMIT', 'createNearMisses', 'nearMissRefused', 'NEAR_MISS', 'ROUTER_LOOSENESSES',
     ];
     for (const name of kit) expect(typeof Reflect.get(gateEntry, name), name).not.toBe('undefined');
     for (const name of ['respond', 'resolveRoutes', 'spendBalance', 'payByCard', 'createRateLimiter', 'OUTCOME_UNKNOWN', 'parsePattern']) {

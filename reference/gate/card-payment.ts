@@ -7,11 +7,12 @@ import { PaymentError } from '../processor/processor.ts';
 import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { GateDecision } from './decision.ts';
-import { processorCall, storeCall } from './failures.ts';
+import { processorCall, storeCall, storeFailure } from './failures.ts';
 import { withPaymentLock } from './payment-lock.ts';
 import { paymentError } from './responses.ts';
 import { spendBalance } from './spend.ts';
-import { OUTCOME_UNKNOWN } from './store-outcome.ts';
+import { CREDIT_REFUSED_AFTER_RESET, OUTCOME_UNKNOWN } from './store-outcome.ts';
+import { isStoreReset } from '../stores/store-identity.ts';
 import { clientTag } from './events.ts';
 
 /**
@@ -77,16 +78,20 @@ async function chargeAndCredit(
       customerId,
       description: `${ctx.serviceName} top-up for ${route.description ?? route.path}`,
       idempotencyKey: chargeKey(storeId, clientId, client?.topUps ?? 0, paymentMethodId, route, topUp),
-      metadata: topUpMetadata(clientId, topUp),
+      metadata: topUpMetadata(clientId, topUp, storeId),
     }),
   );
   if (!charge.succeeded) throw new PaymentError('payment_failed', MESSAGES.PAYMENT_FAILED, { cause: charge.reason });
   const paid = { route: route.key, currency: route.currency, units: topUp, chargeId: charge.id, client: clientTag(clientId) };
   ctx.emit({ type: 'charge', ...paid, minorUnits: amountCents });
 
-  await storeCall(report, 'creditTopUp', OUTCOME_UNKNOWN.CREDIT, () =>
-    store.creditTopUp({ clientId, currency: route.currency, amount: topUp, paymentIntentId: charge.id }),
-  );
+  // Credited only while the store still holds the id the key was made with (CR-14.13): a store reset since then may have
+  // let the key replay a PaymentIntent credited before the reset.
+  try {
+    await store.creditTopUp({ clientId, currency: route.currency, amount: topUp, paymentIntentId: charge.id, storeId });
+  } catch (error) {
+    throw storeFailure(report, 'creditTopUp', isStoreReset(error) ? CREDIT_REFUSED_AFTER_RESET : OUTCOME_UNKNOWN.CREDIT, error);
+  }
   ctx.emit({ type: 'credit', ...paid });
   const served = await spendBalance(ctx, route, { clientId, requestId }, { afterCredit: true, chargeId: charge.id });
   return served ?? route.challenges.insufficient;

@@ -1,7 +1,7 @@
 // The settlement of a served request: the refund of its whole deduction when its upstream or handler failed, retried, applied at most once.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DeductionRefund } from '../stores/store.ts';
+import type { DeductionRefund, DeductionRefundResult } from '../stores/store.ts';
 import type { GateContext, GatedRoute } from './context.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
 import { clientTag, type ClientTag } from './events.ts';
@@ -78,11 +78,39 @@ export class RefundFailedError extends Error {
 }
 
 /**
+ * A refund the store did not apply because the client's retry of the same request id was answered as its repeat first
+ * (`superseded`, CR-6.9): the deduction paid for that answer and stands, and nobody owes anything. Reported once per
+ * refund (stage `refundOnHandlerError`) so that an operator who counts `refund` events sees why one is missing.
+ */
+export class RefundSupersededError extends Error {
+  readonly code = 'ERR_REFUND_SUPERSEDED';
+  /** The route key whose price stays deducted. */
+  readonly route: string;
+  /** The client's tag (the first 8 characters of its id). */
+  readonly client: ClientTag;
+  readonly currency: string;
+  readonly units: number;
+  readonly refundId: string;
+
+  constructor(route: GatedRoute, given: DeductionRefund, readonly attempts: number) {
+    super(`the refund ${given.refundId} of ${given.amount} ${given.currency} units (${route.key}, client ${clientTag(given.clientId)}…) was not applied: a retry of its request id was answered as the repeat first, so the deduction paid for that answer and stands (CR-6.9)`);
+    this.name = 'RefundSupersededError';
+    this.route = route.key;
+    this.client = clientTag(given.clientId);
+    this.currency = given.currency;
+    this.units = given.amount;
+    this.refundId = given.refundId;
+  }
+}
+
+/**
  * Gives the deduction back whole (price, record, request id) under one refund id, so that the store applies it at most
  * once however many attempts reach it (CR-15.3). Resolves once the first attempt settled; when it failed or timed out
  * (its outcome unknown: a late one applies nothing, a lost reply may have applied it) the next attempts follow in the
  * background after {@link REFUND_RETRY_DELAYS_MS}. Each failed attempt is reported as `refundOnHandlerError`, the last
- * one as a {@link RefundFailedError}. Never rejects.
+ * one as a {@link RefundFailedError}. An attempt the store answers `superseded` (the client's retry of the request id
+ * was served as its repeat before the refund reached the store, CR-6.9) ends the refund: no `refund` event, no more
+ * attempts, one {@link RefundSupersededError} reported. Never rejects.
  */
 async function refund(ctx: GateContext, clientId: string, route: GatedRoute, made: MadeDeduction): Promise<void> {
   const given: DeductionRefund = {
@@ -105,15 +133,46 @@ async function retry(ctx: GateContext, route: GatedRoute, given: DeductionRefund
   }
 }
 
-/** One call of the refund; true when it answered (applied now or before). A failure is reported; never rejects. */
+/**
+ * One call of the refund; true when the store answered it, so that no attempt follows: `refunded` (now or before) emits
+ * the `refund` event, `superseded` is reported, and an answer outside the store contract is reported as a TypeError
+ * (the store answered, so another attempt would not learn more). A failure is reported; never rejects.
+ */
 async function attempt(ctx: GateContext, route: GatedRoute, given: DeductionRefund, number: number): Promise<boolean> {
+  let result: DeductionRefundResult;
   try {
-    await ctx.store.refundDeduction(given);
+    result = await ctx.store.refundDeduction(given);
   } catch (error) {
     const last = number > REFUND_RETRY_DELAYS_MS.length;
     ctx.report(last ? new RefundFailedError(route, given, number, { cause: error }) : error, 'refundOnHandlerError');
     return false;
   }
-  ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(given.clientId) });
+  switch (statusOf(result)) {
+    case 'refunded':
+      ctx.emit({ type: 'refund', route: route.key, currency: route.currency, units: route.amount, client: clientTag(given.clientId) });
+      break;
+    case 'superseded':
+      ctx.report(new RefundSupersededError(route, given, number), 'refundOnHandlerError');
+      break;
+    default:
+      ctx.report(new TypeError(`refundDeduction resolved ${shown(result)}, which is not a DeductionRefundResult (see the store contract); whether the refund ${given.refundId} was applied is unknown`), 'refundOnHandlerError');
+  }
   return true;
+}
+
+/** The status of a store's refund answer, read without trusting its shape; undefined when it is not a {@link DeductionRefundResult}. */
+function statusOf(result: unknown): DeductionRefundResult['status'] | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const status: unknown = Reflect.get(result, 'status');
+  if (status !== 'refunded' && status !== 'superseded') return undefined;
+  return Number.isSafeInteger(Reflect.get(result, 'balance')) ? status : undefined;
+}
+
+/** A store's answer as text for a report: JSON when it has one, else what String makes of it; never throws. */
+function shown(answer: unknown): string {
+  try {
+    return JSON.stringify(answer) ?? String(answer);
+  } catch {
+    return Object.prototype.toString.call(answer);
+  }
 }

@@ -54,6 +54,15 @@ export { validateRouteConfig, validateRoutes } from './validate-routes.ts';
 export { createRouteTable, type RouteTable, type TableRoute } from './route-table.ts';
 
 /**
+ * Near-misses of gated routes (CR-15.5), for a proxy whose upstream's router may match more loosely than the gate:
+ * `createNearMisses(routes, loosenesses)` (undefined when there is nothing to look for) gives `routeNear(method, path)`,
+ * the gated route such a router could read a free request's path as (`/API/weather/` for `GET /api/weather`), and
+ * `nearMissRefused(route)` the 404 the proxy answers instead of forwarding it (error code {@link NEAR_MISS}).
+ * {@link ROUTER_LOOSENESSES} lists the loosenesses.
+ */
+export { createNearMisses, NEAR_MISS, nearMissRefused, ROUTER_LOOSENESSES, type NearMisses, type RouterLooseness } from './near-miss.ts';
+
+/**
  * Route-key patterns (`/api/users/:id`, `/files/*`; CR-4.11–CR-4.14). `parseRoutePattern(key, path)` gives a pattern's
  * segments (undefined for an exact path; throws `ERR_ROUTE_PATTERN` for an invalid one): an adapter converting its
  * framework's route paths to route keys checks the result with it. `matchesRoutePattern(segments, path)` tells whether

@@ -12,6 +12,7 @@ import type { ErrorReporter } from './failures.ts';
 import { validateCors, type CorsOptions, type CorsPolicy } from './cors.ts';
 import { validateRateLimit, type DEFAULT_NEW_PAYMENT_RATE_LIMIT, type NewPaymentRateLimit } from './rate-limit.ts';
 import { validateHooks, type GateHooks } from './events.ts';
+import { paymentLockLeaseMs } from './payment-lock.ts';
 
 /** Options of {@link createGate}. */
 export interface GateOptions {
@@ -43,7 +44,12 @@ export interface GateOptions {
    * payment lock; then it answers 503. Default 10000. Used only when the store has locks.
    */
   lockWaitMs?: number;
-  /** Lease of the per-client payment lock in ms, longer than the slowest payment path; default 60000. */
+  /**
+   * Lease of the per-client payment lock in ms, longer than the slowest payment path. Default: derived from the
+   * processor's `longestPaymentMs` and `storeTimeoutMs` (`paymentLockLeaseMs`; with the Stripe processor, 3 requests ×
+   * (2 × `stripeTimeoutMs` + 0.5 s) + 6 × `storeTimeoutMs` + 1 s: 125.5 s with the default timeouts, 35.5 s with
+   * `stripeTimeoutMs` 5000), else 60000.
+   */
   lockTtlMs?: number;
   /**
    * How long a deduction made under a payload's `requestId` is kept, in ms, so that a retry of that request is
@@ -59,8 +65,10 @@ export interface GateOptions {
    * Limit of new-payment attempts (a `paymentMethodId` and no spendable `clientId`), per client address and/or
    * global, answered 429 with `Retry-After` before any processor call. Default {@link DEFAULT_NEW_PAYMENT_RATE_LIMIT}:
    * 60 new payments that fail on the payer's side (declined, unknown payment method) per address and 600 in all, per
-   * 10 minutes; payments that succeed never count. `false` turns it off. Counted in this process's memory: each
-   * process of a cluster applies its own limit.
+   * 10 minutes, the global window refusing only addresses that failed themselves (a payer is never refused for other
+   * addresses' failures); payments that succeed never count. `false` turns it off. Counted in this process's memory:
+   * each process of a cluster applies its own limit. The address is `GateRequest.clientAddress` (behind a proxy, see
+   * the framework's trust proxy setting).
    */
   newPaymentRateLimit?: NewPaymentRateLimit | false;
   /**
@@ -121,6 +129,19 @@ function milliseconds(value: unknown, fallback: number, name: string, min: 0 | 1
   return resolved;
 }
 
+/** The processor's `longestPaymentMs`, undefined when it does not say; throws ERR_PROCESSOR when it is not a positive number of ms. */
+function longestPaymentOf(processor: Processor): number | undefined {
+  const { longestPaymentMs } = processor;
+  if (longestPaymentMs === undefined) return undefined;
+  if (typeof longestPaymentMs !== 'number' || !Number.isFinite(longestPaymentMs) || longestPaymentMs <= 0 || longestPaymentMs > MAX_LONGEST_PAYMENT_MS) {
+    throw new Credit402ConfigError('ERR_PROCESSOR', `processor.longestPaymentMs must be a positive number of milliseconds up to ${MAX_LONGEST_PAYMENT_MS}, got ${String(longestPaymentMs)}`);
+  }
+  return longestPaymentMs;
+}
+
+/** The longest `longestPaymentMs` a processor may declare: one day. */
+const MAX_LONGEST_PAYMENT_MS = 24 * 60 * 60 * 1000;
+
 /** Validates everything but the routes; throws a Credit402ConfigError naming the broken rule. */
 export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
   if (typeof options !== 'object' || options === null) {
@@ -142,13 +163,13 @@ export function validateGateOptions(options: GateOptions): ResolvedGateOptions {
     throw new Credit402ConfigError('ERR_SERVICE_NAME', 'serviceName must be a non-empty string');
   }
   const onError = options.onError ?? createErrorLog();
+  const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
   const waitMs = milliseconds(options.lockWaitMs, 10_000, 'lockWaitMs', 0);
-  const ttlMs = milliseconds(options.lockTtlMs, 60_000, 'lockTtlMs', 1);
+  const ttlMs = milliseconds(options.lockTtlMs, paymentLockLeaseMs(longestPaymentOf(options.processor), storeTimeoutMs), 'lockTtlMs', 1);
   const refundOnHandlerError = options.refundOnHandlerError ?? false;
   if (typeof refundOnHandlerError !== 'boolean') {
     throw new Credit402ConfigError('ERR_REFUND_ON_HANDLER_ERROR', 'refundOnHandlerError must be true or false');
   }
-  const storeTimeoutMs = milliseconds(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS, 'storeTimeoutMs', 1, 'ERR_STORE');
   const requestIdTtlMs = milliseconds(options.requestIdTtlMs, DEFAULT_REQUEST_ID_TTL_MS, 'requestIdTtlMs', 1, 'ERR_REQUEST_ID_TTL');
   const lock = options.store.acquireLock ? { waitMs, ttlMs } : undefined;
   const newPaymentRateLimit = validateRateLimit(options.newPaymentRateLimit);

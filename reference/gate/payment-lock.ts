@@ -10,6 +10,30 @@ import { StoreUnavailableError, storeFailure } from './failures.ts';
 export const PAYMENT_IN_PROGRESS =
   'Another payment with this card is in progress; retry this request shortly (nothing was charged or deducted by this one)';
 
+/**
+ * Store calls a payment makes under the lock, each within the gate's store deadline: the deduction before the charge,
+ * the store id, the client, the credit, the deduction after it, and the release.
+ */
+const STORE_CALLS_UNDER_LOCK = 6;
+
+/** Room for the event loops and clocks between the gate and the store. */
+const LEASE_MARGIN_MS = 1_000;
+
+/** Lease of the payment lock when the processor does not say how long a payment can take (`longestPaymentMs`). */
+export const FALLBACK_LOCK_TTL_MS = 60_000;
+
+/**
+ * The default lease of the payment lock (`lockTtlMs`): just longer than the longest payment the gate can make under
+ * it, the processor's `longestPaymentMs` (its timeouts times its attempts) plus {@link STORE_CALLS_UNDER_LOCK} store
+ * calls of `storeTimeoutMs` and a second. A lease whose holder died, or whose acquisition's answer was lost with the
+ * instance that sent it, frees the card once no payment can still be running under it; a lease held by a live payment
+ * never lapses before the payment settles. {@link FALLBACK_LOCK_TTL_MS} when the processor does not say.
+ */
+export function paymentLockLeaseMs(longestPaymentMs: number | undefined, storeTimeoutMs: number): number {
+  if (longestPaymentMs === undefined) return FALLBACK_LOCK_TTL_MS;
+  return Math.ceil(longestPaymentMs) + STORE_CALLS_UNDER_LOCK * storeTimeoutMs + LEASE_MARGIN_MS;
+}
+
 const FIRST_POLL_MS = 5;
 const LONGEST_POLL_MS = 100;
 /** Pause between two background attempts to release a lease whose release failed. */

@@ -26,6 +26,7 @@ function gateWith(newPaymentRateLimit: NewPaymentRateLimit | false | undefined, 
     processor,
     routes: { 'GET /api/weather': { amount: 500 } },
     newPaymentRateLimit,
+    onError: () => {},
   });
   return { gate, processor };
 }
@@ -73,12 +74,40 @@ describe('createRateLimiter (fixed windows, in memory)', () => {
     expect(limiter.hit('a', 10_000)).toMatchObject({ allowed: true });
   });
 
-  it('applies the global window across addresses, without counting what it refused against the address', () => {
+  it('applies the global window across addresses to the addresses counted in it, without counting what it refused against the address', () => {
     const limiter = createRateLimiter({ perAddress: { max: 2, windowMs: 60_000 }, global: { max: 3, windowMs: 1_000 } });
     expect([limiter.hit('a', 0), limiter.hit('b', 0), limiter.hit('c', 0)].every((v) => v.allowed)).toBe(true);
     expect(limiter.hit('a', 500)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    // An address with nothing counted in the full window goes on (was: refused for the others' attempts).
+    expect(limiter.hit('d', 500)).toMatchObject({ allowed: true });
+    expect(limiter.hit('d', 600)).toEqual({ allowed: false, retryAfterSeconds: 1 });
     expect(limiter.hit('a', 1_000)).toMatchObject({ allowed: true });
     expect(limiter.hit('a', 1_001)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+  });
+
+  it('under counts: "failures", the full global window refuses only addresses with a failure of their own, never one whose attempts ran or succeeded', async () => {
+    const limiter = createRateLimiter({ global: { max: 2, windowMs: 10_000 }, counts: 'failures' });
+    const declined = () => Promise.reject(new PaymentError('card_declined', 'Your card was declined.'));
+    const fail = async (address: string, now: number) => {
+      const verdict = limiter.hit(address, now);
+      if (!verdict.allowed) return verdict;
+      await verdict.settle(declined()).catch(() => {});
+      return verdict;
+    };
+    expect(await fail('a', 0)).toMatchObject({ allowed: true });
+    expect(await fail('b', 0)).toMatchObject({ allowed: true });
+    expect(limiter.hit('a', 1)).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    // c succeeds again and again; d has an attempt running: neither has failed, neither is refused.
+    for (let i = 0; i < 5; i++) {
+      const verdict = limiter.hit('c', 2);
+      if (!verdict.allowed) throw new Error('c refused');
+      await verdict.settle(Promise.resolve('paid'));
+    }
+    const running = limiter.hit('d', 3);
+    expect(running).toMatchObject({ allowed: true });
+    expect(limiter.hit('d', 4)).toMatchObject({ allowed: true });
+    expect(await fail('e', 5)).toMatchObject({ allowed: true });
+    expect(limiter.hit('e', 6)).toEqual({ allowed: false, retryAfterSeconds: 10 });
   });
 });
 
@@ -112,7 +141,7 @@ describe('gate with newPaymentRateLimit', () => {
   });
 
   it('counts only the new-payment path: challenges, spends with a balance and malformed headers pass unlimited', async () => {
-    const { gate } = gateWith({ perAddress: { max: 1, windowMs: 60_000 }, global: { max: 1, windowMs: 60_000 } });
+    const { gate } = gateWith({ perAddress: { max: 2, windowMs: 60_000 }, global: { max: 2, windowMs: 60_000 } });
     const paid = await gate.handle(pay('pm_a', '10.0.0.1'));
     if (paid.action !== 'serve') throw new Error('expected serve');
     const { clientId } = paid.payment;
@@ -122,7 +151,8 @@ describe('gate with newPaymentRateLimit', () => {
       const spend = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: header({ clientId, paymentMethodId: 'pm_a' }), clientAddress: '10.0.0.1' });
       expect(spend.action).toBe('serve');
     }
-    expect(await gate.handle(pay('pm_b', '10.0.0.9'))).toMatchObject({ status: 429 });
+    expect((await gate.handle(pay('pm_b', '10.0.0.1'))).action).toBe('serve');
+    expect(await gate.handle(pay('pm_c', '10.0.0.1'))).toMatchObject({ status: 429 });
   });
 
   it('puts requests without a client address in one shared bucket', async () => {
@@ -189,13 +219,38 @@ describe('the default newPaymentRateLimit (CR-9.6): new payments that fail on th
     expect(processor.calls).toBe(perAddress?.max);
   });
 
-  it(`bounds all addresses together at ${global?.max}`, async () => {
+  it(`bounds all addresses together at ${global?.max} failures, then refuses the addresses that failed, and lets each other one fail once`, async () => {
     const { gate, processor } = gateWith(undefined, refusingProcessor());
     const max = global?.max ?? 0;
     for (let i = 0; i < max; i++) await gate.handle(pay(`pm_unknown_${i}`, `10.1.${Math.floor(i / 200)}.${i % 200}`));
     expect(processor.calls).toBe(max);
-    expect(await gate.handle(pay('pm_unknown_over', '10.9.9.9'))).toMatchObject({ status: 429 });
+    expect(await gate.handle(pay('pm_unknown_over', '10.1.0.0'))).toMatchObject({ status: 429 });
     expect(processor.calls).toBe(max);
+    expect(await gate.handle(pay('pm_unknown_other', '10.9.9.9'))).toMatchObject({ status: 402, body: { errorCode: 'payment_failed' } });
+    expect(await gate.handle(pay('pm_unknown_again', '10.9.9.9'))).toMatchObject({ status: 429 });
+    expect(processor.calls).toBe(max + 1);
+  });
+
+  it('issue 34: after 11 addresses tried 60 unknown payment methods each, a payer from a fresh address is served, not refused for 8 minutes', async () => {
+    const { gate, processor } = gateWith(undefined, refusingProcessor());
+    const answers: number[] = [];
+    for (let address = 1; address <= 11; address++) {
+      for (let i = 0; i < 60; i++) {
+        const answer = await gate.handle(pay(`pm_unknown_${address}_${i}`, `10.0.0.${address}`));
+        answers.push(answer.action === 'respond' ? answer.status : 200);
+      }
+    }
+    // 10 addresses use their 60, which fills the global 600; the 11th fails once, then waits like the others.
+    expect(answers.filter((status) => status === 402)).toHaveLength(601);
+    expect(answers.filter((status) => status === 429)).toHaveLength(59);
+    expect(processor.calls).toBe(601);
+    expect(await gate.handle(pay('pm_unknown_more', '10.0.0.1'))).toMatchObject({ status: 429 });
+    const payer = await gate.handle(pay('pm_good_payer', '192.0.2.7'));
+    expect(payer.action).toBe('serve');
+    // Every attempt from the attackers' addresses still waits, for the window, not for an hour.
+    const refused = await gate.handle(pay('pm_good_attacker', '10.0.0.11'));
+    expect(refused).toMatchObject({ status: 429 });
+    expect(Number((refused as { headers: Record<string, string> }).headers['retry-after'])).toBeLessThanOrEqual(600);
   });
 
   it('is an ordinary option value: validated, and replaced as a whole by a limit of the operator\'s', () => {

@@ -1,4 +1,4 @@
-// Rate limit of the new-payment path: fixed windows per client address and for the whole process, in memory.
+// Rate limit of the new-payment path: fixed windows per client address and for the whole process (refusing only addresses that failed), in memory.
 import { isIPv4, isIPv6 } from 'node:net';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { definedFields } from '../config/defined-fields.ts';
@@ -23,9 +23,21 @@ export type RateCount = 'attempts' | 'failures';
  * behind a balancer each apply their own limit.
  */
 export interface NewPaymentRateLimit {
-  /** Per client address (`GateRequest.clientAddress`; IPv6 grouped by /64; requests without one share one bucket). */
+  /**
+   * Per client address (`GateRequest.clientAddress`: Fastify's `request.ip` and Express's `req.ip`, which follow the
+   * framework's `trustProxy` / `trust proxy` setting; on `node:http` the socket's peer, or the `clientAddress` the
+   * application gives, see `createClientAddressReader`). IPv6 grouped by /64; requests without one share one bucket.
+   * Behind a proxy or load balancer that is not trusted, every client has the proxy's address and shares its bucket.
+   */
   perAddress?: RateWindow;
-  /** All client addresses together. */
+  /**
+   * All client addresses together: a brake on card testing spread over many addresses that never locks out a payer.
+   * Once `max` attempts are counted in the window (under `failures`: attempts running or failed on the payer's side),
+   * it refuses only the addresses that have one of their own counted in it (under `failures`: a failure on the
+   * payer's side; under `attempts`: any attempt); an address with none goes on, to its own `perAddress` limit. Past
+   * the global max, each further address costs the processor one failed attempt before it waits for the window: spread
+   * card testing needs one address per card, and nobody is refused for what other addresses did.
+   */
   global?: RateWindow;
   /**
    * `attempts` (the default of a configured limit): every new-payment attempt counts. `failures`: an attempt counts
@@ -40,8 +52,10 @@ export interface NewPaymentRateLimit {
 /**
  * The limit when the option is absent: 60 failed new payments per client address and 600 for all addresses together,
  * per 10 minutes and per process, counting failures only. It never refuses a client whose payments succeed (a
- * stateless client paying with its card on every request included), yet an address trying unknown payment methods or
- * stolen cards costs at most 60 processor calls per 10 minutes (was: one per request, unbounded).
+ * stateless client paying with its card on every request included), nor an address that has not failed (the global
+ * window refuses only addresses with a failure of their own), yet an address trying unknown payment methods or stolen
+ * cards costs at most 60 processor calls per 10 minutes, and once 600 have failed, at most one (was: one per request,
+ * unbounded).
  */
 export const DEFAULT_NEW_PAYMENT_RATE_LIMIT: Readonly<NewPaymentRateLimit> = Object.freeze({
   perAddress: Object.freeze({ max: 60, windowMs: 600_000 }),
@@ -153,6 +167,39 @@ class FixedWindow {
   }
 }
 
+/**
+ * The global window: every address's attempts counted together, and the addresses that have one kept in it (a
+ * failure on the payer's side, or any attempt when every attempt counts). When it is full it refuses only those.
+ */
+class SharedWindow {
+  private start = Number.NEGATIVE_INFINITY;
+  private count = 0;
+  private readonly kept = new Set<string>();
+  constructor(private readonly window: RateWindow) {}
+
+  /** Counts an attempt of `key`; or, when the window is full and `key` has an attempt kept in it, the seconds until it resets. */
+  take(key: string, now: number): Taken | number {
+    if (now - this.start >= this.window.windowMs) {
+      this.start = now;
+      this.count = 0;
+      this.kept.clear();
+    }
+    if (this.count >= this.window.max && this.kept.has(key)) return Math.max(1, Math.ceil((this.start + this.window.windowMs - now) / 1000));
+    this.count++;
+    return { key, start: this.start };
+  }
+
+  /** Marks the address of a counted attempt as one that has an attempt kept in this window. */
+  keep(taken: Taken): void {
+    if (taken.start === this.start) this.kept.add(taken.key);
+  }
+
+  /** Uncounts an attempt: one another window refused, or one that does not count; nothing once its window has passed. */
+  untake(taken: Taken): void {
+    if (taken.start === this.start && this.count > 0) this.count--;
+  }
+}
+
 /** HTTP statuses of a processor answer that are the processor's or the operator's doing, not the payer's. */
 const NOT_THE_PAYERS = new Set([401, 403, 429]);
 
@@ -185,19 +232,22 @@ const PASS_THROUGH = <T>(attempt: Promise<T>): Promise<T> => attempt;
 /** Builds the in-memory limiter of a validated option. */
 export function createRateLimiter(limit: NewPaymentRateLimit): RateLimiter {
   const perAddress = limit.perAddress ? new FixedWindow(limit.perAddress) : undefined;
-  const global = limit.global ? new FixedWindow(limit.global) : undefined;
+  const global = limit.global ? new SharedWindow(limit.global) : undefined;
   const failuresOnly = limit.counts === 'failures';
   return {
     hit(clientAddress, now = Date.now()) {
       const key = addressBucket(clientAddress);
       const byAddress = perAddress?.take(key, now);
       if (typeof byAddress === 'number') return { allowed: false, retryAfterSeconds: byAddress };
-      const byAll = global?.take('', now);
+      const byAll = global?.take(key, now);
       if (typeof byAll === 'number') {
         if (byAddress) perAddress?.untake(byAddress);
         return { allowed: false, retryAfterSeconds: byAll };
       }
-      if (!failuresOnly) return { allowed: true, settle: PASS_THROUGH };
+      if (!failuresOnly) {
+        if (byAll) global?.keep(byAll);
+        return { allowed: true, settle: PASS_THROUGH };
+      }
       const uncount = (): void => {
         if (byAddress) perAddress?.untake(byAddress);
         if (byAll) global?.untake(byAll);
@@ -211,6 +261,7 @@ export function createRateLimiter(limit: NewPaymentRateLimit): RateLimiter {
           },
           (error: unknown) => {
             if (!isPayersFailure(error)) uncount();
+            else if (byAll) global?.keep(byAll);
             throw error;
           },
         ),

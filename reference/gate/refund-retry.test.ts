@@ -1,11 +1,11 @@
 // Unit tests of the settlement's refund retries: a refund whose call failed or timed out is tried again under one refund id, and applied once (CR-15.3, CR-4.7).
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import type { DeductionRefund } from '../stores/store.ts';
+import type { DeductionRefund, DeductionRefundResult } from '../stores/store.ts';
 import { ScriptedStore, type StoreFault } from '../testing/scripted-store.ts';
 import type { ServeDecision } from './decision.ts';
 import { createGate } from './gate.ts';
-import { REFUND_RETRY_DELAYS_MS, RefundFailedError } from './handler-refund.ts';
+import { REFUND_RETRY_DELAYS_MS, RefundFailedError, RefundSupersededError } from './handler-refund.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 
 const CLIENT = 'c'.repeat(64);
@@ -39,15 +39,18 @@ async function setUp(faults: StoreFault[]) {
     onError: (error, stage) => void reported.push({ error, stage }),
     hooks: { onEvent: (event) => void (event.type === 'refund' && refunded.push(event)) },
   });
-  const failed = async (): Promise<void> => {
+  /** A paid request with request id `req-1` (its first attempt, or the client's retry), settled with `status`. */
+  const served = async (status: number): Promise<ServeDecision> => {
     const paymentHeader = encodeBase64Json({ stripe402Version: 1, clientId: CLIENT, requestId: 'req-1' });
     const decision = await gate.handle({ method: 'GET', url: '/a', paymentHeader });
     if (decision.action !== 'serve') throw new Error(`expected a serve decision, got ${decision.action}`);
-    await (decision as ServeDecision).settle({ status: 500 });
+    await (decision as ServeDecision).settle({ status });
+    return decision as ServeDecision;
   };
+  const failed = async (): Promise<void> => void (await served(500));
   const balance = async () => (await store.inner.getClient(CLIENT))?.balances.usd;
   const refundCalls = () => store.calls.filter((call) => call === 'refundDeduction').length;
-  return { store, reported, refunded, failed, balance, refundCalls };
+  return { store, reported, refunded, served, failed, balance, refundCalls };
 }
 
 describe('refund retries (CR-15.3, CR-4.7)', () => {
@@ -102,5 +105,35 @@ describe('refund retries (CR-15.3, CR-4.7)', () => {
     expect(new Set(store.refunds.map((refund) => refund.refundId)).size).toBe(1);
     expect(refunded).toEqual([]);
     expect(await balance()).toBe(500);
+  });
+
+  it('CR-6.9 a retry that lands after the client\'s retry was served as the repeat gives nothing back: one deduction, no refund event, no more attempts', async () => {
+    const { store, reported, refunded, served, failed, balance, refundCalls } = await setUp([{ method: 'refundDeduction', nth: 1, script: 'reject' }]);
+    await failed();
+    // The client retries the request id before the refund's retry (after REFUND_RETRY_DELAYS_MS[0]) and is served free as its repeat.
+    const repeat = await served(200);
+    expect(repeat.payment).toMatchObject({ success: true, creditsRemaining: 500 });
+    expect(refundCalls()).toBe(1);
+    await vi.waitFor(() => expect(refundCalls()).toBe(2), { timeout: ALL_RETRIES_MS });
+    await vi.waitFor(() => expect(reported).toHaveLength(2));
+    expect(reported[1]).toEqual({ error: expect.any(RefundSupersededError), stage: 'refundOnHandlerError' });
+    expect(reported[1]?.error).toMatchObject({ code: 'ERR_REFUND_SUPERSEDED', route: 'GET /a', client: CLIENT.slice(0, 8), units: 500, refundId: store.refunds[0]?.refundId });
+    // Past every retry: the superseded refund was the last attempt, and the deduction the repeat was served for stands.
+    await new Promise((resolve) => setTimeout(resolve, REFUND_RETRY_DELAYS_MS.at(-1)! + 300));
+    expect(refundCalls()).toBe(2);
+    expect(refunded).toEqual([]);
+    expect(await balance()).toBe(500);
+    expect(await store.inner.listTransactions?.(CLIENT)).toHaveLength(1);
+  });
+
+  it('a store answering outside the contract (a bare balance, as before refunds could be superseded) is reported once, with no refund event and no retry', async () => {
+    const { store, reported, refunded, failed, refundCalls } = await setUp([]);
+    store.inner.refundDeduction = async () => 1_000 as unknown as DeductionRefundResult;
+    await failed();
+    expect(reported).toEqual([{ error: expect.any(TypeError), stage: 'refundOnHandlerError' }]);
+    expect(reported[0]?.error).toMatchObject({ message: expect.stringContaining('refundDeduction resolved 1000, which is not a DeductionRefundResult') });
+    await new Promise((resolve) => setTimeout(resolve, REFUND_RETRY_DELAYS_MS[0]! + 100));
+    expect(refundCalls()).toBe(1);
+    expect(refunded).toEqual([]);
   });
 });

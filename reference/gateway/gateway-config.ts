@@ -4,9 +4,22 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import { definedFields } from '../config/defined-fields.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { routeClaimingPath } from '../compose/route-path-claim.ts';
+import { isMetricsToken, METRICS_TOKEN_RULE } from '../metrics/metrics-token.ts';
+import { ROUTER_LOOSENESSES, type RouterLooseness } from '../gate/index.ts';
 
 /** Default time the upstream has to send its answer's headers (and then between two body chunks), in ms. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/**
+ * How the upstream's router matches request paths, which decides the near-misses of gated routes the gateway answers
+ * 404 itself instead of forwarding them free (spec CR-15.5): `unknown` (the default) assumes it may have every
+ * looseness of {@link ROUTER_LOOSENESSES}; `exact`, none (it matches as the gate, CR-4.2: every free request is
+ * forwarded); a list names the ones it has (`["case-insensitive", "optional-trailing-slash"]`: Express's defaults).
+ */
+export type UpstreamMatching = 'unknown' | 'exact' | readonly RouterLooseness[];
+
+/** Default of `upstreamMatching`: the gateway does not know how its upstream matches, and refuses every near-miss. */
+export const DEFAULT_UPSTREAM_MATCHING = 'unknown';
 
 /** Default path of the health endpoint. */
 export const DEFAULT_HEALTH_PATH = '/healthz';
@@ -33,6 +46,13 @@ export interface GatewayOptions {
    * line is visible to other users of the machine).
    */
   metricsToken?: string;
+  /**
+   * How the upstream's router matches paths ({@link UpstreamMatching}); default `unknown`. A request the gate reads as
+   * free whose path such a router could read as a gated route (a near-miss: `/API/weather`, `/api/weather/`,
+   * `//api/weather`, `/api/weather;x=1` for `GET /api/weather`) is answered 404 by the gateway and not forwarded, so
+   * that it cannot reach the gated handler unpaid; it is never priced as that route.
+   */
+  upstreamMatching?: UpstreamMatching;
 }
 
 /**
@@ -63,15 +83,30 @@ function readGatewayFields(path: string | undefined): Record<string, unknown> {
   }
 }
 
-/** RFC 6750 b64token, 16 to 512 characters. */
-const METRICS_TOKEN = /^[A-Za-z0-9\-._~+/]{16,512}=*$/;
-
 function checkMetricsToken(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !METRICS_TOKEN.test(value) || value.length > 512) {
-    return fail('metricsToken must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then optional "="), as a bearer token is written');
-  }
+  if (!isMetricsToken(value)) return fail(`metricsToken must be ${METRICS_TOKEN_RULE}`);
   return value;
+}
+
+const LOOSENESS_NAMES: readonly string[] = ROUTER_LOOSENESSES;
+
+/** Checks `upstreamMatching` (absent: the default); throws ERR_GATEWAY_CONFIG naming what is wrong. */
+export function checkUpstreamMatching(value: unknown): UpstreamMatching {
+  if (value === undefined) return DEFAULT_UPSTREAM_MATCHING;
+  if (value === 'unknown' || value === 'exact') return value;
+  const expected = `"unknown", "exact" or a list of the upstream's loosenesses among ${ROUTER_LOOSENESSES.join(', ')}`;
+  if (!Array.isArray(value)) return fail(`upstreamMatching must be ${expected}, got ${JSON.stringify(value) ?? String(value)}`);
+  const stranger = value.findIndex((name) => typeof name !== 'string' || !LOOSENESS_NAMES.includes(name));
+  if (stranger !== -1) return fail(`upstreamMatching lists ${JSON.stringify(value[stranger]) ?? String(value[stranger])}, which is not one of ${ROUTER_LOOSENESSES.join(', ')}`);
+  if (new Set(value).size !== value.length) return fail(`upstreamMatching lists a looseness twice: ${JSON.stringify(value)}`);
+  return Object.freeze([...value]) as readonly RouterLooseness[];
+}
+
+/** The loosenesses `matching` says the upstream may have: every one for `unknown`, none for `exact`. */
+export function upstreamLoosenesses(matching: UpstreamMatching): readonly RouterLooseness[] {
+  if (matching === 'unknown') return ROUTER_LOOSENESSES;
+  return matching === 'exact' ? [] : matching;
 }
 
 function positiveMs(name: string, value: unknown, fallback: number): number {
@@ -105,6 +140,7 @@ export function checkGatewayOptions(fields: Record<string, unknown>, routeKeys: 
     upstreamTimeoutMs: positiveMs('upstreamTimeoutMs', fields.upstreamTimeoutMs, DEFAULT_UPSTREAM_TIMEOUT_MS),
     healthPath: health,
     forwardPaymentHeader: forwardPaymentHeader === true,
+    upstreamMatching: checkUpstreamMatching(fields.upstreamMatching),
     ...(fields.metricsToken === undefined ? {} : { metricsToken: checkMetricsToken(fields.metricsToken) }),
   };
 }
@@ -125,18 +161,18 @@ function checkTokenHasEndpoint(metricsToken: string | undefined, metricsPath: st
 /**
  * Loads and checks the gateway configuration: the reference server's sources (embedded defaults, profile, JSON file,
  * environment, flags) for routes, keys, store, gate options and `metricsPath`, and the gateway's fields (`upstream`,
- * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`, `metricsToken`) from the JSON file,
+ * `upstreamTimeoutMs`, `healthPath`, `forwardPaymentHeader`, `shutdownTimeoutMs`, `metricsToken`, `upstreamMatching`) from the JSON file,
  * CREDIT402_UPSTREAM, CREDIT402_METRICS_TOKEN and the flags.
  */
 export function loadGatewayConfig(sources: GatewayConfigSources): GatewayConfig {
   // shutdownTimeoutMs is the reference server's option too: its loader reads and checks it, from the file and the overrides.
-  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken, ...serverOverrides } = sources.overrides ?? {};
+  const { upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken, upstreamMatching, ...serverOverrides } = sources.overrides ?? {};
   const server = loadServerConfig({ ...sources, overrides: serverOverrides });
   const env = sources.env ?? {};
   const fields: Record<string, unknown> = {
     ...readGatewayFields(sources.configPath),
     ...definedFields({ upstream: env.CREDIT402_UPSTREAM || undefined, metricsToken: env.CREDIT402_METRICS_TOKEN || undefined }),
-    ...definedFields({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken }),
+    ...definedFields({ upstream, upstreamTimeoutMs, healthPath, forwardPaymentHeader, metricsToken, upstreamMatching }),
   };
   const options = checkGatewayOptions(fields, Object.keys(server.routes));
   checkMetricsBesideHealth(server.metricsPath, options.healthPath);

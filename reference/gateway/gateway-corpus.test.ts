@@ -1,4 +1,4 @@
-// The routing corpus through the gateway (CR-4.7, CR-4.9, CR-4.10, CR-15.1): every variant unpaid, then spending from a funded balance, in front of Express 5 and Fastify upstreams; no bypass, no 5xx, no price without its handler's answer.
+// The routing corpus through the gateway (CR-4.7, CR-4.9, CR-4.10, CR-15.1, CR-15.5): every variant unpaid, then spending from a funded balance, in front of Express 5 (strict, and with its default routing) and Fastify upstreams; no bypass, no 5xx, no price without its handler's answer.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -137,11 +137,15 @@ interface Upstream {
 type HandlerKey = RouteKey | 'GET /free' | 'POST /api/weather';
 const FREE: HandlerKey[] = ['GET /free', 'POST /api/weather'];
 
-/** An Express 5 upstream with case-sensitive, strict routing (CR-15.1: the operator's upstream must not read more into a target than the gate). */
-async function expressUpstream(): Promise<Upstream> {
+/**
+ * An Express 5 upstream with case-sensitive, strict routing (CR-15.1: the operator's upstream must not read more into a
+ * target than the gate), or with `loose` Express's default routing (case-insensitive, a trailing slash optional), whose
+ * near-misses of gated routes the gateway answers itself (CR-15.5).
+ */
+async function expressUpstream(loose = false): Promise<Upstream> {
   const ran = new Map<string, HandlerKey>();
   const app = express5();
-  app.set('case sensitive routing', true).set('strict routing', true);
+  if (!loose) app.set('case sensitive routing', true).set('strict routing', true);
   const paths: Record<HandlerKey, string> = {
     'GET /api/weather': '/api/weather', 'POST /api/translate': '/api/translate', 'GET /api/nodesc': '/api/nodesc', 'GET /api/users/me': '/api/users/me',
     'GET /api/users/:id': '/api/users/:id', 'GET /api/files/:name': '/api/files/:name', 'GET /api/files/*': '/api/files/{*rest}', 'GET /free': '/free', 'POST /api/weather': '/api/weather',
@@ -249,7 +253,7 @@ describe('the routing corpus through the gateway (CR-4.9, CR-4.10, CR-15.1)', ()
     expect(featureCorpus().length).toBeGreaterThanOrEqual(190);
   });
 
-  it.each([['Express 5', expressUpstream], ['Fastify', fastifyUpstream]] as const)(
+  it.each([['Express 5', () => expressUpstream()], ['Fastify', fastifyUpstream]] as const)(
     'in front of a %s upstream: no gated handler runs unpaid, no 5xx, no price taken without its handler\'s answer (CR-4.7)',
     async (name, start) => {
       const upstream = await start();
@@ -262,4 +266,17 @@ describe('the routing corpus through the gateway (CR-4.9, CR-4.10, CR-15.1)', ()
     },
     120_000,
   );
+
+  it('CR-15.5 in front of an Express 5 upstream with its default routing: no near-miss reaches a gated handler unpaid, no 5xx', async () => {
+    const upstream = await expressUpstream(true);
+    cleanups.push(() => upstream.close());
+    const findings = await runCorpus(upstream, variants);
+    console.log(`gateway corpus, Express 5 upstream with its default routing: ${findings.variants} variants × (unpaid, paid): ${findings.bypasses.length} bypasses, ${findings.serverErrors.length} 5xx, ${findings.chargedWithoutService.length} charged for another handler`);
+    expect(findings.bypasses).toEqual([]);
+    expect(findings.serverErrors).toEqual([]);
+    // A target the gate serves as one route (CR-4.12) that such a router reads as another is no near-miss, and refusing it
+    // would refuse a gated request: `/api/files/a/` is `GET /api/files/*` (200) for the gate, `GET /api/files/:name` (250)
+    // for Express without strict routing. Only strict routing upstream settles it (docs/gateway.md).
+    expect(findings.chargedWithoutService.map((finding) => finding.slice(0, finding.indexOf(':')))).toEqual(['GET /api/files/a/']);
+  }, 120_000);
 });

@@ -1,5 +1,4 @@
 // The gateway: Fastify with the gate's plugin in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (node:http towards the upstream).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,8 +7,9 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import { definedFields } from '../config/defined-fields.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
+import { trustFunction, validateTrustProxy } from '../adapters/client-address.ts';
 import { credit402Fastify, credit402FrameworkErrors, credit402Settle } from '../adapters/fastify.ts';
-import { routerTarget, type Gate } from '../gate/index.ts';
+import { createNearMisses, nearMissRefused, readRequestTarget, routerTarget, type Gate, type GatedRoute, type NearMisses } from '../gate/index.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import type { Store } from '../stores/store.ts';
 import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
@@ -17,7 +17,7 @@ import { mountControlFastify } from '../conformance-control/fastify-control.ts';
 import { routeMetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 import { composeEngine, type EngineWebhook } from '../compose/engine.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import type { GatewayConfig } from './gateway-config.ts';
+import { checkUpstreamMatching, upstreamLoosenesses, type GatewayConfig } from './gateway-config.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.ts';
 import { createUpstreamForwarder, endToEnd, hasBody, type UpstreamFailure } from './upstream-forward.ts';
 
@@ -60,7 +60,9 @@ function upstreamHeaders(config: GatewayConfig, request: FastifyRequest): Record
   for (const name of FORWARDED) delete out[name];
   if (request.headers['transfer-encoding'] !== undefined) out['transfer-encoding'] = 'chunked';
   const prior = request.headers['x-forwarded-for'];
-  const chain = typeof prior === 'string' && prior !== '' ? `${prior}, ${request.ip}` : request.ip;
+  // The hop the gateway saw (not `request.ip`, which is the client a trusted proxy named).
+  const peer = request.raw.socket.remoteAddress ?? request.ip;
+  const chain = typeof prior === 'string' && prior !== '' ? `${prior}, ${peer}` : peer;
   out['x-forwarded-for'] = chain;
   out['x-forwarded-proto'] = request.protocol;
   if (request.headers.host !== undefined) out['x-forwarded-host'] = request.headers.host;
@@ -83,12 +85,20 @@ function upstreamTarget(url: string, paid: boolean): string {
   return pathAndQuery.startsWith('?') ? `/${pathAndQuery}` : pathAndQuery;
 }
 
-/** Whether `authorization` is `Bearer <token>` (compared in constant time). */
-function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
-  if (presented === undefined) return false;
-  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(token));
+/**
+ * Answers a free request whose path the upstream's router could read as a gated route (a near-miss, CR-15.5) with the
+ * gate's 404, and says so; false for any other request, which goes on to the upstream. Called for free requests only:
+ * a paid one never pays for this look-up.
+ */
+function refusedAsNearMiss(nearMisses: NearMisses<GatedRoute>, request: FastifyRequest, reply: FastifyReply): boolean {
+  const reading = readRequestTarget(request.url);
+  const route = reading.ok ? nearMisses.routeNear(request.method, reading.path) : undefined;
+  if (route === undefined) return false;
+  const answer = nearMissRefused(route);
+  // The body was not read: the connection cannot carry another request.
+  if (!request.raw.complete) reply.header('connection', 'close');
+  void reply.code(answer.status).headers(answer.headers).send(answer.body);
+  return true;
 }
 
 /** The gateway's answer to an error Fastify raised in the proxy (the body stream failed, …): its 4xx status, else 500; never its message. */
@@ -102,7 +112,9 @@ function proxyErrorAnswer(error: FastifyError, _request: FastifyRequest, reply: 
  * control routes, when configured) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never
  * forwarded; a challenge or payment error is answered by the gate; a free request is forwarded as received (an
  * absolute-form target in origin-form); a paid request is forwarded with the path the gate matched and the query
- * (CR-4.9), so the upstream's router reads what the gate priced. Hop-by-hop headers are dropped both ways. The gate
+ * (CR-4.9), so the upstream's router reads what the gate priced; a free request whose path the upstream's router could
+ * read as a gated route under `upstreamMatching` (a near-miss: `/API/weather/` for `GET /api/weather`) is answered 404
+ * and never forwarded (CR-15.5). Hop-by-hop headers are dropped both ways. The gate
  * runs through the library's Fastify plugin, registered in the proxy's scope: the paid decision is made once Fastify
  * has handed the body over (preHandler), so what Fastify refuses before the upstream is not charged (CR-4.7). The
  * upstream failing (502) or timing out (504), or the gateway failing to send the request, settles a paid request as
@@ -124,25 +136,21 @@ export async function buildGatewayApp(
     // A target Fastify's router cannot read: the gate's 400 when ambiguous (CR-4.10), else the error handler's answer.
     frameworkErrors: credit402FrameworkErrors,
     return503OnClosing: false,
+    // The client's address (`request.ip`, which the gate's rate limit counts by): behind trusted proxies, the one they name.
+    trustProxy: trustFunction(config.trustProxy),
   });
   // Errors Fastify raises (a body stream that failed, a target its router cannot read) are answered without their message.
   app.setErrorHandler(proxyErrorAnswer);
+  // The near-misses of the gate's table under the upstream's matching, computed once (a configuration built in code is checked here).
+  const nearMisses = createNearMisses(gate.routes.values(), upstreamLoosenesses(checkUpstreamMatching(config.upstreamMatching)));
   const forwarder = createUpstreamForwarder(config.upstream, config.upstreamTimeoutMs);
   app.addHook('onClose', async () => forwarder.close());
   // Says the gateway is up, and nothing about what it is in front of.
   app.get(config.healthPath, async () => ({ status: 'ok' }));
   // Like the health endpoint, outside the proxy's scope: its gate hook never sees it (GET/HEAD; 405 for the rest).
   if (metrics) {
-    await app.register(async (scope) => {
-      const token = config.metricsToken;
-      if (token !== undefined) {
-        scope.addHook('onRequest', (request, reply, done) => {
-          if (bearerMatches(request.headers.authorization, token)) return done();
-          reply.code(401).headers({ 'www-authenticate': 'Bearer realm="metrics"', 'cache-control': 'no-store', 'content-type': 'text/plain; charset=utf-8' }).send('unauthorized\n');
-        });
-      }
-      routeMetricsEndpoint(scope, metrics);
-    });
+    // Behind the bearer token `metricsToken` when it is set (401 without it), as the reference server's endpoint.
+    await app.register(async (scope) => routeMetricsEndpoint(scope, { ...metrics, token: metrics.token ?? config.metricsToken }));
   }
   if (control) await mountControlFastify(app, control);
   // The webhook endpoint is the gateway's own (it settles the store): never gated, never forwarded (CR-14.2).
@@ -156,6 +164,7 @@ export async function buildGatewayApp(
     await proxy.register(credit402Fastify, { gate });
     proxy.all('/*', (request, reply) => {
       const paid = request.credit402 !== undefined;
+      if (!paid && nearMisses !== undefined && refusedAsNearMiss(nearMisses, request, reply)) return;
       let clientGone = false;
       /** No answer of the upstream reached the gateway: 502 or 504, and a paid request's price back, exactly once (CR-15.3). */
       const failed = (failure: UpstreamFailure | undefined): void => {
@@ -216,6 +225,7 @@ export async function buildGatewayApp(
 export async function startGateway(config: GatewayConfig, injected: GatewayInjections = {}): Promise<RunningGateway> {
   assertLiveKeysReachStripe(config);
   assertProductionSafe(config);
+  validateTrustProxy(config.trustProxy);
   if (config.stripeApi === 'embedded') {
     throw new Credit402ConfigError('ERR_GATEWAY_CONFIG', 'the gateway needs a Stripe API: set stripeApi to "stripe" (STRIPE_SECRET_KEY) or the URL of an emulator (--stripe-api http://127.0.0.1:12111)');
   }

@@ -72,3 +72,34 @@ describe('metricsPath configuration', () => {
     expect(() => loadServerConfig({ overrides: { metricsPath: 'metrics' } })).toThrowError(/must be a path starting with \//);
   });
 });
+
+const TOKEN = 'metrics-token-0123456789abcdef';
+
+describe.each<Framework>(['fastify', 'express', 'http'])('metrics endpoint on %s with metricsToken (issue 34: was open to anyone)', (framework) => {
+  const stack = useReferenceStack({ framework, metricsPath: '/metrics', metricsToken: TOKEN });
+
+  it('answers 401 without the bearer token or with another, and the metrics with it', async () => {
+    const url = `${stack.server.url}/metrics`;
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Basic ${TOKEN}`, TOKEN]) {
+      const refused = await fetch(url, { headers: authorization === undefined ? {} : { authorization } });
+      expect(refused.status, String(authorization)).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(await refused.text()).not.toContain('credit402_');
+    }
+    expect((await fetch(url, { method: 'POST' })).status).toBe(401);
+    const scraped = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('credit402_paid_requests_total');
+  });
+});
+
+describe('metricsToken configuration', () => {
+  it('is read from the JSON file or CREDIT402_METRICS_TOKEN, needs metricsPath and a bearer token\'s form (ERR_SERVER_CONFIG)', () => {
+    expect(loadServerConfig({ env: { CREDIT402_METRICS_PATH: '/metrics', CREDIT402_METRICS_TOKEN: TOKEN } }).metricsToken).toBe(TOKEN);
+    expect(loadServerConfig({ overrides: { metricsPath: '/metrics', metricsToken: TOKEN } }).metricsToken).toBe(TOKEN);
+    expect(() => loadServerConfig({ env: { CREDIT402_METRICS_TOKEN: TOKEN } })).toThrowError(/ERR_SERVER_CONFIG.*metricsPath is not/);
+    for (const metricsToken of ['short', 'has a space in it, 0123456789', 'x'.repeat(513)]) {
+      expect(() => loadServerConfig({ overrides: { metricsPath: '/metrics', metricsToken } }), metricsToken).toThrowError(/ERR_SERVER_CONFIG.*metricsToken/);
+    }
+  });
+});

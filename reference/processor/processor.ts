@@ -39,6 +39,11 @@ export interface TopUpMetadata {
   units: number;
   /** The PaymentIntent's currency, lowercase: the balance the top-up credits. */
   currency: string;
+  /**
+   * The store id the top-up was charged under (metadata `credit402_store_id`, CR-14.13): credited only by a store that
+   * still holds it. Absent on PaymentIntents made before the gate wrote it, which are credited as before.
+   */
+  storeId?: string;
 }
 
 /** A succeeded top-up PaymentIntent, as reconciliation lists them. */
@@ -104,6 +109,13 @@ export interface Processor {
   findOrCreateCustomer(clientId: string, paymentMethodId: string): Promise<string>;
   /** Creates and confirms a PaymentIntent. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Optional: the longest time, in ms, that {@link findOrCreateCustomer} then {@link charge} can take before they
+   * settle: each request's timeout times its attempts, with the pauses between them. The gate derives the default
+   * lease of its per-client payment lock from it (`lockTtlMs`), so that a lease whose holder died frees the card as soon
+   * as no payment can still be running under it. A positive integer.
+   */
+  readonly longestPaymentMs?: number;
   /**
    * Optional (webhooks): verifies a webhook's signature over the raw request body and normalizes the
    * event as its body tells it (which the webhook engine then checks against the retrieved objects).

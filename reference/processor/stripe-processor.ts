@@ -102,8 +102,28 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof id === 'string' && id !== '' ? id : null;
 }
 
+/** Default of {@link StripeProcessorOptions.timeoutMs}: 20 s per request. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** The Stripe requests of one payment: the customer search, the customer's creation, the PaymentIntent. */
+const REQUESTS_PER_PAYMENT = 3;
+
+/**
+ * The longest one Stripe request can take with the SDK's retries: its attempts (`maxNetworkRetries` more, and at least
+ * one more since the SDK retries a closed connection even without retries) each up to `timeoutMs`, and the SDK's pause
+ * before each retry (0.5 s doubling from the third, at most 5 s: stripe-node's RequestSender).
+ */
+export function longestStripeRequestMs(timeoutMs: number, maxNetworkRetries: number): number {
+  const retries = Math.max(1, maxNetworkRetries);
+  let total = (retries + 1) * timeoutMs;
+  for (let done = 0; done < retries; done++) total += Math.max(500, Math.min(500 * 2 ** (done - 1), 5_000));
+  return total;
+}
+
 /** A {@link Processor} backed by the official Stripe SDK. */
 export class StripeProcessor implements Processor {
+  /** The longest a payment's requests (customer search and creation, PaymentIntent) can take, retries included: the payment lock's lease is derived from it. */
+  readonly longestPaymentMs: number;
   readonly #stripe: Stripe;
   readonly #metadataKey: string;
   readonly #quote: "'" | '"';
@@ -121,10 +141,13 @@ export class StripeProcessor implements Processor {
     this.#quote = options.customerSearchQuote === 'double' ? '"' : "'";
     if (options.webhookSecret !== undefined) assertWebhookSecret(options.webhookSecret);
     this.#webhookSecret = options.webhookSecret;
+    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxNetworkRetries = options.maxNetworkRetries ?? 0;
+    this.longestPaymentMs = REQUESTS_PER_PAYMENT * longestStripeRequestMs(timeout, maxNetworkRetries);
     this.#stripe = new Stripe(options.secretKey, {
       ...(options.api ?? {}),
-      timeout: options.timeoutMs ?? 20_000,
-      maxNetworkRetries: options.maxNetworkRetries ?? 0,
+      timeout,
+      maxNetworkRetries,
       telemetry: false,
       appInfo: { name: 'credit402' },
     });

@@ -6,7 +6,7 @@ import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { formatReport, reconcile } from './reconcile.ts';
+import { type Drift, formatReport, reconcile } from './reconcile.ts';
 
 describe('reconcile', () => {
   let emulator: RunningEmulator;
@@ -58,6 +58,26 @@ describe('reconcile', () => {
     expect(formatReport(again)).toMatch(/would credit:\s+0 \(0 units\)/);
     expect(formatReport(dry)).not.toContain(bob);
   }, 30_000);
+
+  it('CR-14.13 leaves top-ups charged under another store id uncredited and lists them, in a dry run and a run', async () => {
+    const store = new MemoryStore({ storeId: 'store-now' });
+    const [dana, erin] = ['d'.repeat(64), 'e'.repeat(64)];
+    const before = await charge(dana, 50_000, topUpMetadata(dana, 50_000, 'store-before'));
+    await charge(erin, 50_000, topUpMetadata(erin, 50_000, 'store-now'));
+    await charge(erin, 50_000);
+    const since = new Date(Date.now() - 60_000);
+    const dry = await reconcile({ processor, store, dryRun: true, since });
+    // The other tests' top-ups (no store id: made as before PaymentIntents named their store) are credited too.
+    const of = (drifts: Drift[], clientId: string) => drifts.filter((drift) => drift.clientId === clientId);
+    expect(dry.otherStore).toEqual([{ paymentIntentId: before, clientId: dana, units: 50_000 }]);
+    expect([of(dry.credited, dana), of(dry.credited, erin)].map((drifts) => drifts.length)).toEqual([0, 2]);
+    expect(formatReport(dry)).toMatch(/of another store:\s+1 /);
+    const run = await reconcile({ processor, store, since });
+    expect(run.otherStore).toEqual(dry.otherStore);
+    expect(of(run.credited, erin)).toHaveLength(2);
+    expect(await store.getClient(dana)).toBeNull();
+    expect(await store.getClient(erin)).toMatchObject({ balances: { usd: 100_000 }, topUps: 2 });
+  });
 
   it('looks only at PaymentIntents created since the given time', async () => {
     const store = new MemoryStore();

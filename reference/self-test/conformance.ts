@@ -1,22 +1,9 @@
 // `npm run conformance -- [--store K] [--framework F] [--gating G] [kit options]`: the conformance kit run against the reference server, as any target.
 // With --target or --target-cmd the kit runs against that target instead; `--print-profile` prints the profile.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { KIT_COMMAND, targetCommand } from '../testing/kit.ts';
-import { redactUrl } from '../stores/redact-url.ts';
-import { provisionPostgres } from '../testing/postgres.ts';
-import { provisionRedis } from '../testing/redis.ts';
-import { provisionRedisCluster } from '../testing/redis-cluster.ts';
-
-const STORES = ['sqlite', 'redis', 'memory', 'postgres', 'redis-cluster'] as const;
-const FRAMEWORKS = ['fastify', 'express', 'express4', 'http'] as const;
-const GATINGS = ['table', 'per-route'] as const;
-
-/** Variables that would make the reference server ignore the profile the kit hands it. */
-const PROFILE_OVERRIDES = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'CREDIT402_SERVER_SECRET', 'CREDIT402_STORE', 'CREDIT402_FRAMEWORK', 'CREDIT402_GATING', 'HOST'];
+import { KIT_COMMAND } from '../testing/kit.ts';
+import { FRAMEWORKS, GATINGS, referenceTarget, STORES } from './reference-target.ts';
 
 const say = (line: string): void => void process.stderr.write(`conformance: ${line}\n`);
 
@@ -36,43 +23,6 @@ function runKit(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
   process.on('SIGINT', forward).on('SIGTERM', forward);
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-}
-
-/** The environment and `--target-cmd` of the reference server on the chosen store, framework and gating; `release` removes what was made for the run. */
-async function referenceTarget(store: (typeof STORES)[number], framework: (typeof FRAMEWORKS)[number], gating: (typeof GATINGS)[number]) {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of PROFILE_OVERRIDES) delete env[name];
-  const releases: Array<() => Promise<void> | void> = [];
-  let label: string = store;
-  if (store === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'credit402-conformance-'));
-    releases.push(() => rmSync(dir, { recursive: true, force: true }));
-    env.CREDIT402_SQLITE_PATH = join(dir, 'conformance.db');
-    label = `sqlite ${env.CREDIT402_SQLITE_PATH}`;
-  } else if (store === 'redis') {
-    const redis = await provisionRedis();
-    releases.push(() => redis.release());
-    env.REDIS_URL = redis.url;
-    env.CREDIT402_REDIS_PREFIX = redis.keyPrefix;
-    label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
-  } else if (store === 'redis-cluster') {
-    const cluster = await provisionRedisCluster();
-    releases.push(() => cluster.release());
-    env.CREDIT402_REDIS_CLUSTER = cluster.nodes.join(',');
-    env.CREDIT402_REDIS_PREFIX = cluster.keyPrefix;
-    label = `redis cluster ${env.CREDIT402_REDIS_CLUSTER} (${cluster.source}), keys ${cluster.keyPrefix}*`;
-  } else if (store === 'postgres') {
-    const postgres = await provisionPostgres();
-    releases.push(() => postgres.release());
-    env.DATABASE_URL = postgres.url;
-    env.CREDIT402_PG_SCHEMA = postgres.schema;
-    label = `postgres ${redactUrl(postgres.url)}, schema ${postgres.schema}`;
-  }
-  // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
-  // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
-  const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
-  const command = `${targetCommand(entry, ['serve', '--store', store === 'redis-cluster' ? 'redis' : store, '--framework', name, '--gating', gating, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
-  return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
 }
 
 /** `argv` without the reference's own options (`--store K`, `--framework=F`, `--gating G`, …): what goes to the kit. */

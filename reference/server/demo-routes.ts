@@ -5,6 +5,7 @@ import type { WebhookHandler } from '../webhooks/webhook-handler.ts';
 import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { HANDLED_PATH, type HandlerRuns } from '../conformance-control/handler-runs.ts';
 import type { ServerLog } from '../compose/server-log.ts';
+import type { TrustProxy } from '../adapters/client-address.ts';
 
 /** The webhook endpoint an app mounts: the engine and its path. */
 export interface WebhookEndpoint {
@@ -139,6 +140,11 @@ export interface AppOptions {
   handled?: boolean;
   /** The log of the errors the framework raises (a handler that throws); default: the info level. */
   log?: ServerLog;
+  /**
+   * Which proxies may name the client's address (X-Forwarded-For), set as the framework's own option (Fastify's
+   * `trustProxy`, Express's `trust proxy`) or, on `node:http`, read by `createClientAddressReader`; default none.
+   */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /** Whether the app mounts the handled route: when asked, unless a configured route already answers `GET` on its path. */

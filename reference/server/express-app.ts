@@ -2,6 +2,7 @@
 import express5, { type Express } from 'express';
 import { credit402Middleware } from '../adapters/express.ts';
 import type { Gate } from '../gate/index.ts';
+import { trustFunction } from '../adapters/client-address.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
@@ -42,6 +43,8 @@ export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], option
   const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
   const app = express();
   app.disable('x-powered-by');
+  // The client's address (`req.ip`, which the gate's rate limit counts by) follows the configured trustProxy.
+  app.set('trust proxy', trustFunction(options.trustProxy));
   // Route exactly as the gate matches (spec CR-4.9): no case folding, no trailing-slash tolerance.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);

@@ -3,6 +3,7 @@ import express5, { type Express, type RequestHandler } from 'express';
 import { credit402Express } from '../adapters/express-route.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Gate } from '../gate/index.ts';
+import { trustFunction } from '../adapters/client-address.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type DemoRoute } from './demo-routes.ts';
@@ -32,6 +33,8 @@ export function buildExpressPerRouteApp(gate: Gate, routes: readonly DemoRoute[]
   const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
   const app = express();
   app.disable('x-powered-by');
+  // The client's address (`req.ip`, which the gate's rate limit counts by) follows the configured trustProxy.
+  app.set('trust proxy', trustFunction(options.trustProxy));
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   const credit402 = credit402Express(gate);

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.ts';
 import type { Gate } from '../gate/index.ts';
+import { trustFunction } from '../adapters/client-address.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { mountControlFastify } from '../conformance-control/fastify-control.ts';
@@ -27,7 +28,8 @@ export interface FastifyAppOptions extends AppOptions {
  */
 export async function buildFastifyApp(gate: Gate, routes: readonly DemoRoute[], options: FastifyAppOptions = {}): Promise<FastifyInstance> {
   const { webhook, runs = new HandlerRuns(), control, metrics, prices } = options;
-  const app = Fastify({ logger: false, frameworkErrors: credit402FrameworkErrors });
+  // The client's address (`request.ip`, which the gate's rate limit counts by) follows the configured trustProxy.
+  const app = Fastify({ logger: false, frameworkErrors: credit402FrameworkErrors, trustProxy: trustFunction(options.trustProxy) });
   app.setErrorHandler(options.log ? fastifyErrorAnswersTo(options.log) : fastifyErrorAnswers);
   await app.register(credit402Fastify, { gate });
   if (webhook) await app.register(credit402WebhookFastify, webhook);

@@ -1,6 +1,6 @@
 // The reference server on plain node:http: the credit402 node:http adapter in front of a tiny router that matches as the gate does.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { applyCredit402, type GateIncomingMessage } from '../adapters/node-http.ts';
+import { applyCredit402, createClientAddressReader, type GateIncomingMessage } from '../adapters/node-http.ts';
 import { createRouteTable, type Gate, routePatternParams, type RouteTable } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
@@ -83,8 +83,9 @@ export function buildHttpServer(gate: Gate, routes: readonly DemoRoute[], option
   const { webhook, runs = new HandlerRuns(), control, metrics } = options;
   const fail = options.log ? expressErrorAnswersTo(options.log) : expressErrorAnswers;
   const extras: Extras = { webhook, runs, control, table: createRouteTable(routes), handled: mountsHandledRoute(routes, options), fail };
+  const clientAddress = createClientAddressReader(options.trustProxy);
   return createServer(withMetricsEndpoint(metrics, (req: GateIncomingMessage, res) => {
-    applyCredit402(gate, req, res)
+    applyCredit402(gate, req, res, { clientAddress: clientAddress(req) })
       .then((applied) => (applied.answered ? undefined : route(req, res, extras, applied.payment)))
       .catch((error: unknown) => fail(error, req, res, () => {}));
   }));

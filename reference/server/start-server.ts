@@ -9,6 +9,7 @@ import type { ReconcileSchedule } from '../reconcile/reconcile-schedule.ts';
 import type { Store } from '../stores/store.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
+import { validateTrustProxy } from '../adapters/client-address.ts';
 import type { StoreFaults } from '../conformance-control/store-faults.ts';
 import { composeEngine, type Engine } from '../compose/engine.ts';
 import { demoRoutes, type AppOptions } from './demo-routes.ts';
@@ -70,7 +71,7 @@ async function listen(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const routes = demoRoutes(Object.keys(config.routes), config.freeRoutes, config.failingHandlers);
   // The handled route is a conformance route: mounted with the control routes only.
-  const options: AppOptions = { webhook, control, handled: control !== undefined, log };
+  const options: AppOptions = { webhook, control, handled: control !== undefined, log, trustProxy: config.trustProxy };
   // Per-route gating: the routes carry their prices, declared with the framework's per-route form (the gate has no table).
   const prices = config.gating === 'per-route' ? config.routes : undefined;
   if (config.framework === 'fastify') {
@@ -114,6 +115,7 @@ export interface ServerInjections {
 export async function startReferenceServer(config: ServerConfig, injected: ServerInjections = {}): Promise<RunningServer> {
   assertLiveKeysReachStripe(config);
   assertProductionSafe(config);
+  validateTrustProxy(config.trustProxy);
   // Only the framework, store driver and emulator in use are loaded.
   const emulatorModule = config.stripeApi === 'embedded'
     ? await withOptionalPackage('credit402-stripe-emulator', 'the embedded Stripe emulator (stripeApi "embedded", the default; or pass --stripe-api stripe|URL)', () => import('credit402-stripe-emulator'))
@@ -123,7 +125,7 @@ export async function startReferenceServer(config: ServerConfig, injected: Serve
   // With the embedded emulator the webhook endpoint is always mounted: with a secret made here unless one is configured.
   const generatedSecret = emulator && config.stripeWebhookSecret === undefined ? `whsec_${randomBytes(24).toString('hex')}` : undefined;
   try {
-    const metrics = config.metricsPath === undefined ? undefined : await createMetricsEndpoint(config.metricsPath);
+    const metrics = config.metricsPath === undefined ? undefined : await createMetricsEndpoint(config.metricsPath, config.metricsToken);
     // With per-route gating the framework's router decides what is gated: the gate keeps no table, whose keys are checked all the same.
     if (config.gating === 'per-route') validateRoutes(config.routes);
     const engine = await composeEngine(config, {

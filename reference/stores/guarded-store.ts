@@ -1,7 +1,7 @@
 // The guarded-store layer: the closed check, the argument guards and the transaction-log switch, once for every store built on a StoreBackend.
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRequest, DeductionResult, RepeatConfirmation, Store, TopUpCredit,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRefundResult, DeductionRequest, DeductionResult, RepeatConfirmation, Store, TopUpCredit,
   TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import type { StoreBackend } from './store-backend.ts';
@@ -109,7 +109,7 @@ class GuardedStoreBase implements Store {
     }
   }
 
-  async refundDeduction(refund: DeductionRefund): Promise<number> {
+  async refundDeduction(refund: DeductionRefund): Promise<DeductionRefundResult> {
     this.#assertOpen();
     assertDeductionRefund(refund);
     const { clientId, currency, amount, recordId, requestId, refundId, timeoutMs } = refund;
@@ -160,8 +160,9 @@ class GuardedStoreBase implements Store {
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
     this.#assertOpen();
     assertTopUpCredit(credit);
-    const { clientId, currency, amount, paymentIntentId } = credit;
-    return this.#backend.creditTopUp({ clientId, currency, amount, paymentIntentId }, this.#keepsLog ? randomUUID() : undefined);
+    const { clientId, currency, amount, paymentIntentId, storeId } = credit;
+    const copy = { clientId, currency, amount, paymentIntentId, ...(storeId === undefined ? {} : { storeId }) };
+    return this.#backend.creditTopUp(copy, this.#keepsLog ? randomUUID() : undefined);
   }
 
   async hasCredit(paymentIntentId: string): Promise<boolean> {

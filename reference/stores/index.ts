@@ -8,4 +8,5 @@ export type { StoreBackend, BackendDeduction, BackendRefund } from './store-back
 export { withStoreDeadlines, StoreTimeoutError, DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.ts';
 export { LockTokenError, MAX_LOCK_TOKEN_LENGTH, MAX_REFUND_ID_LENGTH } from './validate.ts';
 export { LateDeductionError } from './deduction-deadline.ts';
+export { StoreIdentityError, isStoreReset } from './store-identity.ts';
 export { StoreOptionError, type StoreOptionCode } from './store-errors.ts';

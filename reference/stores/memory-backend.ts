@@ -1,12 +1,13 @@
 // The memory store's data: Maps in this process, atomic because no method awaits between its read and its write.
 import type {
-  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRequest, DeductionResult, RepeatConfirmation, TopUpCredit,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRefundResult, DeductionRequest, DeductionResult, RepeatConfirmation, TopUpCredit,
   TopUpCreditResult, TopUpReversal, TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import { REFUND_ID_TTL_MS } from './store.ts';
 import type { MemoryStore } from './memory-store.ts';
 import type { StoreBackend } from './store-backend.ts';
 import { addSaturating, assertNonEmptyString, assertNoOverflow, reversalTake } from './validate.ts';
+import { StoreIdentityError } from './store-identity.ts';
 
 /** A client as kept: balances per currency (a currency never held has no entry). */
 interface Client { balances: Map<Currency, number>; topUps: number; createdAt: string }
@@ -14,7 +15,8 @@ interface Client { balances: Map<Currency, number>; topUps: number; createdAt: s
 interface Credited { clientId: string; currency: Currency; amount: number }
 /**
  * A successful deduction kept under its request id until `expiresAt` (ms since the epoch): `repeated` once its one
- * repeat is used; `claim` while a call's claim of that repeat holds, until `claimUntil` (CR-6.9).
+ * repeat is used; `claim` once a call claimed that repeat (the latest claim, holding until `claimUntil`; kept after it
+ * lapsed, so that a refund sees the repeat was answered) (CR-6.9).
  */
 interface KeptRequest { fingerprint: string; repeated: boolean; expiresAt: number; claim?: string; claimUntil?: number }
 
@@ -94,17 +96,24 @@ export class MemoryBackend implements StoreBackend {
     return this.#add(this.#ensure(clientId), currency, amount);
   }
 
-  /** Applied at the call, so always within its caller's deadline; once per (client, refund id) while the id is kept. */
-  async refundDeduction({ clientId, currency, amount, recordId, requestId, refundId }: DeductionRefund): Promise<number> {
+  /**
+   * Applied at the call, so always within its caller's deadline; once per (client, refund id) while the id is kept, and
+   * only while the kept request id's repeat was never claimed nor used (else `superseded`, nothing changed).
+   */
+  async refundDeduction({ clientId, currency, amount, recordId, requestId, refundId }: DeductionRefund): Promise<DeductionRefundResult> {
     const now = Date.now();
     const key = requestKey(clientId, refundId);
     const kept = this.#refunds.get(key);
-    if (kept !== undefined && kept > now) return this.#balanceOf(clientId, currency);
+    if (kept !== undefined && kept > now) return { status: 'refunded', balance: this.#balanceOf(clientId, currency) };
+    const request = requestId === undefined ? undefined : this.#keptRequest(clientId, requestId, now);
+    if (request !== undefined && (request.repeated || request.claim !== undefined)) {
+      return { status: 'superseded', balance: this.#balanceOf(clientId, currency) };
+    }
     assertNoOverflow(this.#balanceOf(clientId, currency), amount);
     if (requestId !== undefined) this.#requests.delete(requestKey(clientId, requestId));
     if (recordId !== undefined) this.#removeRecord(clientId, recordId);
     this.#keepRefund(key, now);
-    return this.#add(this.#ensure(clientId), currency, amount);
+    return { status: 'refunded', balance: this.#add(this.#ensure(clientId), currency, amount) };
   }
 
   async getStoreId(): Promise<string> {
@@ -121,7 +130,9 @@ export class MemoryBackend implements StoreBackend {
     return { balances: Object.fromEntries(client.balances), topUps: client.topUps, createdAt: client.createdAt };
   }
 
-  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+  /** This storage cannot be reset under the store: only a credit naming another store's id is refused. */
+  async creditTopUp({ clientId, currency, amount, paymentIntentId, storeId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    if (storeId !== undefined && storeId !== this.#storeId) throw new StoreIdentityError('MemoryStore', storeId);
     if (this.#credited.has(paymentIntentId)) {
       return { credited: false, balance: this.#balanceOf(clientId, currency) };
     }

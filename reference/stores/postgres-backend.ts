@@ -1,7 +1,7 @@
 // The Postgres store's backend: each operation is one statement on a pooled connection, so one round trip; deductions grouped per turn.
 import type { Pool, QueryConfig, QueryResult } from 'pg';
 import type {
-  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefundResult, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
 import { REFUND_ID_TTL_MS } from './store.ts';
@@ -12,11 +12,13 @@ import { DeductionGroups, type DeductionOutcome } from './deduction-groups.ts';
 import { sqlStateOf, storeErrorOf } from './postgres-error.ts';
 import { deductBatchParameters, deductParameters, isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
 import {
-  oneRow, RAW_TEXT, textOf, toClientRecord, toCreditResult, toDeductionResult, toReversalResult, toTransaction, integerOf, type Row,
+  oneRow, RAW_TEXT, textOf, toClientRecord, toCreditResult, toDeductionResult, toRefundResult, toReversalResult, toTransaction, integerOf, type Row,
 } from './postgres-rows.ts';
 import { postgresStatements, type PostgresStatements } from './postgres-statements.ts';
 import { quoteIdentifier } from './postgres-schema.ts';
 import { LogPruner } from './postgres-retention.ts';
+import { pinStoreId } from './postgres-store-id.ts';
+import { StoreIdentityError } from './store-identity.ts';
 import { ServerClock } from './server-clock.ts';
 
 /** How long the client waits for an answer beyond the server's statement timeout before giving the connection up. */
@@ -42,8 +44,6 @@ export interface PostgresBackendSettings {
   ownsPool: boolean;
   /** How long log records are kept, in ms; undefined when the store keeps no log. */
   transactionTtlMs: number | undefined;
-  /** The store's id, read at connect. */
-  storeId: string;
 }
 
 /** The backend of {@link PostgresStore}: see there for the schema, the functions and the round trips. */
@@ -85,22 +85,31 @@ export class PostgresBackend implements StoreBackend {
     return this.#groups.deduct(deduction);
   }
 
-  /** Once per refund id (`refund_deduction_once`); with a deadline, a budget as a deduction's, and late is `ERR_STORE_LATE`. */
-  async refundDeduction(refund: BackendRefund): Promise<number> {
+  /**
+   * Once per refund id, unless the kept request id's repeat was answered first (`refund_deduction_unless_repeated`,
+   * schema version 8); with a deadline, a budget as a deduction's, and late is `ERR_STORE_LATE`.
+   */
+  async refundDeduction(refund: BackendRefund): Promise<DeductionRefundResult> {
     const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     try {
       const offset = await this.#clock.offsetFor([refund]);
       const result = await this.#query(this.#sql.refund, () => [
         clientId, currency, String(amount), recordId ?? null, requestId ?? null, refundId, String(REFUND_ID_TTL_MS), this.#deadlineOf([refund], offset),
       ]);
-      return integerOf(oneRow(result, 'refund_deduction_once'), 'new_balance');
+      return toRefundResult(oneRow(result, 'refund_deduction_unless_repeated'));
     } catch (error) {
       throw error instanceof LateDeductionError ? new LateDeductionError('PostgresStore', 'refund') : error;
     }
   }
 
+  /**
+   * Read at every call (one round trip on the charge path), never cached: a `store` table emptied (or a schema
+   * recreated) while the store is open is seen at the next call, which pins a fresh id into an empty table (CR-14.13).
+   */
   async getStoreId(): Promise<string> {
-    return this.#settings.storeId;
+    const [row] = (await this.#query(this.#sql.storeId, [])).rows;
+    if (row !== undefined) return textOf(row, 'id');
+    return pinStoreId(this.#pool, this.#sql, this.#settings.schema, this.#settings.statementTimeoutMs);
   }
 
   /**
@@ -174,8 +183,13 @@ export class PostgresBackend implements StoreBackend {
     return toClientRecord((await this.#query(this.#sql.client, [clientId])).rows);
   }
 
-  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
-    const result = await this.#query(this.#sql.credit, [paymentIntentId, clientId, currency, String(amount), recordId ?? null]);
+  /** With `storeId`, one statement that checks the `store` table and credits (`creditChecked`): no row back means refused. */
+  async creditTopUp({ clientId, currency, amount, paymentIntentId, storeId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    const values = [paymentIntentId, clientId, currency, String(amount), recordId ?? null];
+    const result = storeId === undefined
+      ? await this.#query(this.#sql.credit, values)
+      : await this.#query(this.#sql.creditChecked, [...values, storeId]);
+    if (storeId !== undefined && result.rows.length === 0) throw new StoreIdentityError('PostgresStore', storeId);
     if (recordId !== undefined) this.#pruner?.appended();
     return toCreditResult(oneRow(result, 'credit_top_up'));
   }

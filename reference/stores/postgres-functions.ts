@@ -20,25 +20,17 @@ function addToBalance(s: string, amount: string): string {
 }
 
 /**
- * The functions of schema version 1 in the schema `s` (already quoted) named `name` (a validated identifier, used
- * inside string literals only for advisory lock keys).
+ * `deduct` in the schema `s` (already quoted), made by `verb` (`CREATE` in version 1, `CREATE OR REPLACE` in version 8).
+ * Deducts from (client, currency) when the balance covers the amount, appends the deduction record (p_record_id not
+ * NULL) and keeps the request id (p_request_id not NULL): a kept, unexpired id answers its first repeat with the same
+ * fingerprint ('repeated') and every other call ('conflict'); a failed deduction keeps nothing. With `resetsClaims`
+ * (version 8; the claim columns exist from version 5), an expired id kept again starts unclaimed, as a new one, so that
+ * a refund of its deduction sees its repeat unanswered (CR-6.9).
  */
-export function postgresFunctions(s: string, name: string): string {
-  /** The advisory lock key that serialises the credit and the reversals of one PaymentIntent. */
-  const paymentIntentLock = (pi: string) => `pg_advisory_xact_lock(hashtextextended('credit402:${name}:payment-intent:' || ${pi}, 0))`;
+export function deductFunction(s: string, verb: 'CREATE' | 'CREATE OR REPLACE', resetsClaims: boolean): string {
+  const resetClaim = resetsClaims ? ', claim_id = NULL, claim_until = NULL' : '';
   return `
-CREATE FUNCTION ${s}.now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS $fn$
-  SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
-$fn$;
-
-CREATE FUNCTION ${s}.now_iso() RETURNS text LANGUAGE sql VOLATILE AS $fn$
-  SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-$fn$;
-
--- Deducts from (client, currency) when the balance covers the amount, appends the deduction record (p_record_id
--- not NULL) and keeps the request id (p_request_id not NULL): a kept, unexpired id answers its first repeat with
--- the same fingerprint ('repeated') and every other call ('conflict'); a failed deduction keeps nothing.
-CREATE FUNCTION ${s}.deduct(
+${verb} FUNCTION ${s}.deduct(
   p_client text, p_currency text, p_amount bigint,
   p_request_id text, p_fingerprint text, p_ttl_ms bigint,
   p_record_id text, p_record_created_at text, p_record_payment_intent text, p_record_resource text,
@@ -53,7 +45,7 @@ BEGIN
     INSERT INTO ${s}.deduction_requests AS kept (client_id, request_id, fingerprint, repeated, expires_at)
       VALUES (p_client, p_request_id, p_fingerprint, false, v_now + p_ttl_ms)
       ON CONFLICT (client_id, request_id) DO UPDATE
-        SET fingerprint = excluded.fingerprint, repeated = false, expires_at = excluded.expires_at
+        SET fingerprint = excluded.fingerprint, repeated = false, expires_at = excluded.expires_at${resetClaim}
         WHERE kept.expires_at <= v_now
       RETURNING true INTO v_claimed;
     IF v_claimed IS NULL THEN
@@ -102,7 +94,26 @@ BEGIN
   outcome := 'deducted';
 END
 $fn$;
+`;
+}
 
+/**
+ * The functions of schema version 1 in the schema `s` (already quoted) named `name` (a validated identifier, used
+ * inside string literals only for advisory lock keys).
+ */
+export function postgresFunctions(s: string, name: string): string {
+  /** The advisory lock key that serialises the credit and the reversals of one PaymentIntent. */
+  const paymentIntentLock = (pi: string) => `pg_advisory_xact_lock(hashtextextended('credit402:${name}:payment-intent:' || ${pi}, 0))`;
+  return `
+CREATE FUNCTION ${s}.now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS $fn$
+  SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint
+$fn$;
+
+CREATE FUNCTION ${s}.now_iso() RETURNS text LANGUAGE sql VOLATILE AS $fn$
+  SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$fn$;
+
+${deductFunction(s, 'CREATE', false)}
 -- Creates the client when missing and adds to the balance; raises 22003, changing nothing, past 2^53 - 1.
 CREATE FUNCTION ${s}.add_balance(p_client text, p_currency text, p_amount bigint, OUT new_balance bigint)
 LANGUAGE plpgsql AS $fn$

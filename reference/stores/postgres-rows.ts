@@ -1,6 +1,6 @@
 // Rows of the Postgres store read back: every column arrives as the server's text and is validated, never cast.
 import type { CustomTypesConfig, QueryResult } from 'pg';
-import type { ClientRecord, Currency, DeductionResult, TopUpCreditResult, TopUpReversalResult, TransactionRecord } from './store.ts';
+import type { ClientRecord, Currency, DeductionRefundResult, DeductionResult, TopUpCreditResult, TopUpReversalResult, TransactionRecord } from './store.ts';
 import { fromStoredTransaction } from './transaction-records.ts';
 import { assertCurrency } from './validate.ts';
 
@@ -76,6 +76,13 @@ export function toDeductionResult(row: Row): DeductionResult {
     default:
       throw columnError('outcome', 'deducted, repeated, insufficient, busy or conflict', outcome);
   }
+}
+
+/** A row of `refund_deduction_unless_repeated(…)`: `outcome` (`refunded` or `superseded`) and `new_balance`. */
+export function toRefundResult(row: Row): DeductionRefundResult {
+  const outcome = textOf(row, 'outcome');
+  if (outcome !== 'refunded' && outcome !== 'superseded') throw columnError('outcome', 'refunded or superseded', outcome);
+  return { status: outcome, balance: integerOf(row, 'new_balance') };
 }
 
 /** A row of `credit_top_up(…)`: `credited` and `new_balance`. */

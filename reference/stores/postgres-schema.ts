@@ -8,9 +8,10 @@ import { version4 } from './postgres-version4.ts';
 import { version5 } from './postgres-version5.ts';
 import { version6 } from './postgres-version6.ts';
 import { version7 } from './postgres-version7.ts';
+import { version8 } from './postgres-version8.ts';
 
 /** The schema version this code reads and writes. */
-export const POSTGRES_SCHEMA_VERSION = 7;
+export const POSTGRES_SCHEMA_VERSION = 8;
 
 /** How long the migration at connect may wait for another process's migration (it holds the advisory lock). */
 const MIGRATION_TIMEOUT_MS = 60_000;
@@ -91,15 +92,7 @@ function version2(s: string): string {
 }
 
 /** The migrations in order: entry i brings the schema from version i to version i + 1. */
-const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5, version6, version7];
-
-/** The store's id (schema version 3 makes it), read on `client`. */
-export async function readStoreId(client: PoolClient, name: string): Promise<string> {
-  const result = await client.query<{ id: string }>({ text: `SELECT id FROM ${quoteIdentifier(name)}.store`, types: RAW_TEXT });
-  const id = result.rows[0]?.id;
-  if (typeof id !== 'string' || id === '') throw new Error(`PostgresStore: the schema ${name} holds no store id`);
-  return id;
-}
+const MIGRATIONS: ReadonlyArray<(s: string, name: string) => string> = [version1, version2, version3, version4, version5, version6, version7, version8];
 
 /**
  * Brings the schema `name` to {@link POSTGRES_SCHEMA_VERSION} on `client`, in one transaction that first takes an

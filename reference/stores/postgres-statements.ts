@@ -13,8 +13,9 @@ export interface PostgresStatements {
   /** (client, request id, claim id): uses the repeat up when that claim is its latest (CR-6.9). */
   confirmRepeat: string;
   /**
-   * (client, currency, amount, record id, request id, refund id, ttl ms, deadline) → applied, new_balance; SQLSTATE
-   * 22003 on overflow; rolled back with SQLSTATE C4L8T when it finished after the deadline (NULL: none), as `deduct`.
+   * (client, currency, amount, record id, request id, refund id, ttl ms, deadline) → outcome (`refunded`, `superseded`:
+   * schema version 8), new_balance; SQLSTATE 22003 on overflow; rolled back with SQLSTATE C4L8T when it finished after
+   * the deadline (NULL: none), as `deduct`.
    */
   refund: string;
   /** () → id: the store's id. */
@@ -29,6 +30,14 @@ export interface PostgresStatements {
   client: string;
   /** (payment intent, client, currency, amount, record id) → credited, new_balance; SQLSTATE 22003 on overflow. */
   credit: string;
+  /**
+   * As `credit`, and (store id): credits only while the `store` table holds that id, whose row it locks (FOR KEY SHARE)
+   * before the credit, so that a DELETE or TRUNCATE of it waits for the credit to commit; no row back (nothing done)
+   * when the table does not hold it.
+   */
+  creditChecked: string;
+  /** (id): writes `id` as the store's id when the `store` table holds none (it was emptied); run under an advisory lock. */
+  pinStoreId: string;
   /** (id, type, client, currency, amount, created at, payment intent, resource). */
   append: string;
   /** (client) → the records, oldest first. */
@@ -61,9 +70,9 @@ export function postgresStatements(s: string): PostgresStatements {
     deductBatch: `SELECT ord, outcome, new_balance, ${s}.within_deadline($13::bigint) FROM ${s}.deduct_batch_claiming($1::text[],
       $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[])`,
     confirmRepeat: `SELECT ${s}.confirm_repeat($1::text, $2::text, $3::text)`,
-    refund: `SELECT applied, new_balance, ${s}.within_deadline($8::bigint) FROM ${s}.refund_deduction_once($1::text, $2::text,
-      $3::bigint, $4::text, $5::text, $6::text, $7::bigint)`,
-    storeId: `SELECT id FROM ${s}.store`,
+    refund: `SELECT outcome, new_balance, ${s}.within_deadline($8::bigint) FROM ${s}.refund_deduction_unless_repeated($1::text,
+      $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::bigint)`,
+    storeId: `SELECT id FROM ${s}.store ORDER BY id LIMIT 1`,
     clock: `SELECT ${s}.now_ms() AS now_ms`,
     add: `SELECT new_balance FROM ${s}.add_balance($1::text, $2::text, $3::bigint)`,
     ensure: `INSERT INTO ${s}.clients (client_id, top_ups, created_at) VALUES ($1::text, 0, ${s}.now_iso())
@@ -72,6 +81,11 @@ export function postgresStatements(s: string): PostgresStatements {
       FROM ${s}.clients c LEFT JOIN ${s}.balances b ON b.client_id = c.client_id
       WHERE c.client_id = $1::text ORDER BY b.currency`,
     credit: `SELECT credited, new_balance FROM ${s}.credit_top_up($1::text, $2::text, $3::text, $4::bigint, $5::text)`,
+    // The function's first argument names the kept row (LATERAL), so it runs once per such row and never without one.
+    creditChecked: `SELECT c.credited, c.new_balance
+      FROM (SELECT id FROM ${s}.store WHERE id = $6::text FOR KEY SHARE) kept
+      CROSS JOIN LATERAL ${s}.credit_top_up(CASE WHEN kept.id = $6::text THEN $1::text END, $2::text, $3::text, $4::bigint, $5::text) c`,
+    pinStoreId: `INSERT INTO ${s}.store (id) SELECT $1::text WHERE NOT EXISTS (SELECT 1 FROM ${s}.store)`,
     append: `INSERT INTO ${s}.transactions (id, type, client_id, currency, amount, created_at, payment_intent_id, resource)
       VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::text)`,
     list: `SELECT id, type, client_id, currency, amount, created_at, payment_intent_id, resource

@@ -7,6 +7,7 @@ import { PostgresStore, PostgresStoreError, type PostgresStoreOptions } from './
 import { DEFAULT_POSTGRES_URL, postgresSettings } from './postgres-options.ts';
 import { integerOf } from './postgres-rows.ts';
 import { POSTGRES_SCHEMA_VERSION, quoteIdentifier } from './postgres-schema.ts';
+import { deductFunction } from './postgres-functions.ts';
 import type { Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { deductionRecord, expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
@@ -52,13 +53,44 @@ const connectOn = async (on: string): Promise<Store> => {
   schemaOf.set(store, on);
   return store;
 };
-const storeIdStorage = { fresh: () => connectOn(newSchema()), reopen: (store: Store) => connectOn(schemaOf.get(store) ?? schema) };
+/** Empties every table of the store's schema but the schema version (TRUNCATE), while the store stays open. */
+const truncateSchema = async (store: Store): Promise<void> => {
+  const name = schemaOf.get(store);
+  if (name === undefined) throw new Error('truncateSchema: not a store of connectOn');
+  const tables = await column("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'", [name], 'tablename');
+  await admin.query(`TRUNCATE ${tables.map((table) => `${quoteIdentifier(name)}.${quoteIdentifier(String(table))}`).join(', ')}`);
+};
+const storeIdStorage = {
+  fresh: () => connectOn(newSchema()),
+  reopen: (store: Store) => connectOn(schemaOf.get(store) ?? schema),
+  reset: truncateSchema,
+};
 
 describeStoreConformance('PostgresStore', () => connect(), undefined, storeIdStorage);
 describeStoreConformance('PostgresStore without log', () => connect({ recordTransactions: false }), undefined, storeIdStorage);
 
 describe('PostgresStore specifics', () => {
-  it('deducts with its record and request id, credits and reverses in one round trip each', async () => {
+  it('CR-14.13 sees its schema recreated under it: a credit under the old id is refused, and the store reads the new id', async () => {
+    const own = newSchema();
+    const store = await connect({ schema: own });
+    try {
+      const old = await store.getStoreId();
+      await dropSchema(admin, own);
+      const recreated = await connect({ schema: own });
+      const fresh = await recreated.getStoreId();
+      await recreated.close();
+      expect(fresh).not.toBe(old);
+      const credit = { clientId: newClientId(), currency: 'usd', amount: 10, paymentIntentId: newPaymentIntentId() };
+      await expect(store.creditTopUp({ ...credit, storeId: old })).rejects.toMatchObject({ code: 'ERR_STORE_RESET' });
+      expect(await store.getClient(credit.clientId)).toBeNull();
+      expect(await store.getStoreId()).toBe(fresh);
+      expect(await store.creditTopUp({ ...credit, storeId: fresh })).toEqual({ credited: true, balance: 10 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('deducts with its record and request id, credits (checking the store id) and reverses in one round trip each', async () => {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     let roundTrips = 0;
     pool.on('connect', (client) => void client.connection.on('readyForQuery', () => roundTrips++));
@@ -81,7 +113,10 @@ describe('PostgresStore specifics', () => {
     expect(await counted(() => store.creditTopUp({ clientId, currency: 'usd', amount: 5, paymentIntentId }))).toEqual({ credited: true, balance: 12 });
     expect((await counted(() => store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 3 }))).balance).toBe(9);
     expect(await counted(() => store.addBalance(clientId, 'usd', 1))).toBe(10);
-    expect(await store.listTransactions!(clientId)).toHaveLength(2);
+    // The charge path's store id read, and a credit that checks it in the same statement (CR-14.13).
+    const storeId = await counted(() => store.getStoreId());
+    expect(await counted(() => store.creditTopUp({ clientId, currency: 'usd', amount: 5, paymentIntentId: newPaymentIntentId(), storeId }))).toEqual({ credited: true, balance: 15 });
+    expect(await store.listTransactions!(clientId)).toHaveLength(3);
     await store.close();
     await pool.end();
   });
@@ -127,7 +162,7 @@ describe('PostgresStore specifics', () => {
     const id = await migrated.getStoreId();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await migrated.getClient('client-v2')).toMatchObject({ balances: { usd: 40 } });
-    expect(await migrated.refundDeduction({ clientId: 'client-v2', currency: 'usd', amount: 2, refundId: 'refund-v2' })).toBe(42);
+    expect(await migrated.refundDeduction({ clientId: 'client-v2', currency: 'usd', amount: 2, refundId: 'refund-v2' })).toEqual({ status: 'refunded', balance: 42 });
     await migrated.close();
     const again = await connect({ schema: older });
     expect(await again.getStoreId()).toBe(id);
@@ -149,8 +184,8 @@ describe('PostgresStore specifics', () => {
     expect(await migrated.getStoreId()).toBe(id);
     expect(await migrated.getClient('client-v3')).toMatchObject({ balances: { usd: 40 } });
     const refund = { clientId: 'client-v3', currency: 'usd', amount: 2, refundId: 'refund-v3' };
-    expect(await migrated.refundDeduction(refund)).toBe(42);
-    expect(await migrated.refundDeduction(refund)).toBe(42);
+    expect(await migrated.refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
+    expect(await migrated.refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
     await migrated.close();
     expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
   });
@@ -172,6 +207,27 @@ describe('PostgresStore specifics', () => {
     expect(await migrated.deductBalance(claimed('claim-2'))).toEqual({ status: 'busy' });
     await migrated.confirmRepeat?.({ clientId: 'client-v4', requestId: request.id, claimId: 'claim-1' });
     expect(await migrated.deductBalance(claimed('claim-3'))).toEqual({ status: 'conflict' });
+    await migrated.close();
+    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+  });
+
+  it('migrates a version 7 schema to the current version: a refund after the repeat was claimed gives nothing back (CR-6.9)', async () => {
+    const older = newSchema();
+    const q = quoteIdentifier(older);
+    const first = await connect({ schema: older });
+    await first.addBalance('client-v7', 'usd', 40);
+    const request = { id: 'kept-before-8', fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
+    const claimed = (id: string) => ({ clientId: 'client-v7', currency: 'usd', amount: 10, request: { ...request, claim: { id, leaseMs: 60_000 } } });
+    expect(await first.deductBalance(claimed('claim-0'))).toEqual({ status: 'deducted', balance: 30 });
+    expect(await first.deductBalance(claimed('claim-1'))).toEqual({ status: 'repeated', balance: 30 });
+    await first.close();
+    await admin.query(`DROP FUNCTION ${q}.refund_deduction_unless_repeated; ${deductFunction(q, 'CREATE OR REPLACE', false)}
+      DELETE FROM ${q}.schema_version WHERE version >= 8`);
+    const migrated = await connect({ schema: older });
+    const refund = { clientId: 'client-v7', currency: 'usd', amount: 10, requestId: request.id, refundId: 'refund-v7' };
+    expect(await migrated.refundDeduction(refund)).toEqual({ status: 'superseded', balance: 30 });
+    expect(await migrated.deductBalance(claimed('claim-2'))).toEqual({ status: 'busy' });
+    expect(await migrated.getClient('client-v7')).toMatchObject({ balances: { usd: 30 } });
     await migrated.close();
     expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
   });

@@ -7,7 +7,7 @@ import { PostgresStoreError } from './postgres-error.ts';
 import { reasonOf } from './store-errors.ts';
 import { redactUrl } from './redact-url.ts';
 import { postgresSettings, type PostgresSettings, type PostgresStoreOptions } from './postgres-options.ts';
-import { migratePostgresSchema, readStoreId } from './postgres-schema.ts';
+import { migratePostgresSchema } from './postgres-schema.ts';
 
 export { PostgresStoreError } from './postgres-error.ts';
 export { StoreOptionError, type StoreOptionCode } from './store-errors.ts';
@@ -48,9 +48,8 @@ export class PostgresStore extends GuardedStore {
     const settings = postgresSettings(options);
     const pool = settings.pool ?? openPool(settings);
     const ownsPool = settings.pool === undefined;
-    let storeId: string;
     try {
-      storeId = await migrate(pool, settings);
+      await migrate(pool, settings);
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => {});
       throw error;
@@ -61,7 +60,6 @@ export class PostgresStore extends GuardedStore {
       answerTimeoutMs: ownsPool ? settings.statementTimeoutMs + NO_ANSWER_MARGIN_MS : settings.statementTimeoutMs,
       ownsPool,
       transactionTtlMs: settings.record ? settings.transactionTtlMs : undefined,
-      storeId,
     });
     // Measured before serving, so that the first deduction with a deadline finds it (a failure is retried at that use).
     await backend.measureClock().catch(() => {});
@@ -83,8 +81,8 @@ function openPool(settings: PostgresSettings): Pool {
   return pool;
 }
 
-/** Takes a connection (ERR_PG_CONNECT when none comes), migrates the schema on it (ERR_PG_SCHEMA) and reads the store's id. */
-async function migrate(pool: Pool, settings: PostgresSettings): Promise<string> {
+/** Takes a connection (ERR_PG_CONNECT when none comes) and migrates the schema on it (ERR_PG_SCHEMA). */
+async function migrate(pool: Pool, settings: PostgresSettings): Promise<void> {
   const server = settings.connectionString === undefined ? 'the given pool' : redactUrl(settings.connectionString);
   const client = await pool.connect().catch((error: unknown) => {
     throw new PostgresStoreError('ERR_PG_CONNECT', `PostgresStore: cannot connect to ${server}: ${reasonOf(error)}`, { cause: error });
@@ -92,7 +90,6 @@ async function migrate(pool: Pool, settings: PostgresSettings): Promise<string> 
   let failure: unknown;
   try {
     await migratePostgresSchema(client, settings.schema);
-    return await readStoreId(client, settings.schema);
   } catch (error) {
     failure = error;
     throw new PostgresStoreError('ERR_PG_SCHEMA', `PostgresStore: cannot create or migrate the schema ${settings.schema} on ${server}: ${reasonOf(error)}`, { cause: error });

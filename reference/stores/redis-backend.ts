@@ -1,7 +1,7 @@
 // The Redis store's backend: keys and arguments of each operation, run as one Lua script or one command (on one server, a turn's deductions as one script; on a cluster, top-ups and reversals as two: redis-cluster-topups.ts).
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefundResult, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
 import { REFUND_ID_TTL_MS } from './store.ts';
@@ -16,11 +16,12 @@ import { ClusterKeys, RedisKeys } from './redis-keys.ts';
 import { LuaScript, type RedisConnection } from './redis-lua.ts';
 import { CLUSTER_SCRIPTS, ClusterTopUps } from './redis-cluster-topups.ts';
 import type { RedisSettings } from './redis-options.ts';
+import { StoreIdentityError } from './store-identity.ts';
 import {
   ADD, CREDIT_TOP_UP, ENSURE, GET_CLIENT, PIN_ONCE, RECORD_TRANSACTION, REFUND_DEDUCTION, RELEASE_LOCK, REVERSE_TOP_UP,
 } from './redis-scripts.ts';
 import {
-  asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toRefundBalance, toReversalResult, toSafeInteger, toText,
+  asArray, recordFields, toClientRecord, toCurrency, toDeductionResult, toRefundResult, toReversalResult, toSafeInteger, toText,
   toTransaction,
 } from './redis-replies.ts';
 
@@ -73,7 +74,6 @@ export class RedisBackend implements StoreBackend {
   #pinnedLegacy: Currency | undefined;
   #ownedClient: { close(): Promise<void> } | undefined;
   readonly #clock: ServerClock;
-  #storeId: Promise<string> | undefined;
 
   /** Uses `connection` with validated `settings`. */
   constructor(connection: RedisConnection, settings: RedisSettings) {
@@ -150,8 +150,11 @@ export class RedisBackend implements StoreBackend {
   }
 
 
-  /** Once per refund id (kept {@link REFUND_ID_TTL_MS}); a refund with a deadline carries it in the server's clock, as a deduction. */
-  async refundDeduction(refund: BackendRefund): Promise<number> {
+  /**
+   * Once per refund id (kept {@link REFUND_ID_TTL_MS}), unless the kept request id's repeat was answered first
+   * (`superseded`, checked in the same script); a refund with a deadline carries it in the server's clock, as a deduction.
+   */
+  async refundDeduction(refund: BackendRefund): Promise<DeductionRefundResult> {
     const { clientId, currency, amount, recordId, requestId, refundId } = refund;
     const legacy = await this.legacyCurrency();
     const known = this.#clock.offsetFor([refund]);
@@ -159,23 +162,17 @@ export class RedisBackend implements StoreBackend {
     const keys = [this.#keys.client(clientId), this.#keys.log(clientId), this.#keys.refund(clientId, refundId)];
     if (requestId !== undefined) keys.push(this.#keys.request(clientId, requestId));
     const args = [currency, String(amount), new Date().toISOString(), legacy, recordId ?? '', String(REFUND_ID_TTL_MS), this.#deadline(refund, offset)];
-    return toRefundBalance(await this.#run(SCRIPTS.refundDeduction, keys, args));
+    return toRefundResult(await this.#run(SCRIPTS.refundDeduction, keys, args));
   }
 
   /**
    * The prefix's store id (`<prefix>store-id`): pinned to a random one by the first store that asks, read back by
-   * every other; asked once per store (at {@link RedisStore.connect}), a failed ask retried next time.
+   * every other. Asked at every call, never cached: a prefix flushed (or a server restarted without persistence) while
+   * the store is open gets a fresh id from the next call, so that the next charge's key is new (CR-14.13).
    */
-  getStoreId(): Promise<string> {
-    if (this.#storeId === undefined) {
-      const key = this.#keys.storeId();
-      const pending = this.#run(SCRIPTS.pinOnce, [key], [randomUUID()]).then((reply) => toText(reply, key));
-      pending.catch(() => {
-        if (this.#storeId === pending) this.#storeId = undefined;
-      });
-      this.#storeId = pending;
-    }
-    return this.#storeId;
+  async getStoreId(): Promise<string> {
+    const key = this.#keys.storeId();
+    return toText(await this.#run(SCRIPTS.pinOnce, [key], [randomUUID()]), key);
   }
 
   /** Pins (or reads) the legacy currency and the store id, and measures the server's clock: {@link RedisStore.connect} does it before serving. */
@@ -199,15 +196,19 @@ export class RedisBackend implements StoreBackend {
     return toClientRecord(await this.#run(SCRIPTS.getClient, [this.#keys.client(clientId)], [legacy]));
   }
 
+  /** With `storeId`, the script checks the store id key in the same step (on a cluster, a read just before: see ClusterTopUps). */
   async creditTopUp(credit: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
     if (this.#clusterTopUps) return this.#clusterTopUps.creditTopUp(credit, recordId);
-    const { clientId, currency, amount, paymentIntentId } = credit;
+    const { clientId, currency, amount, paymentIntentId, storeId } = credit;
     const legacy = await this.legacyCurrency();
-    const reply = await this.#run(
-      SCRIPTS.creditTopUp,
-      [this.#keys.client(clientId), this.#keys.credited(paymentIntentId), this.#keys.log(clientId), this.#keys.reversals(paymentIntentId)],
-      [currency, String(amount), new Date().toISOString(), this.#ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, clientId, legacy, this.#logPolicy],
-    );
+    const keys = [this.#keys.client(clientId), this.#keys.credited(paymentIntentId), this.#keys.log(clientId), this.#keys.reversals(paymentIntentId), this.#keys.storeId()];
+    const args = [currency, String(amount), new Date().toISOString(), this.#ttl, recordId === undefined ? '0' : '1', recordId ?? '', paymentIntentId, clientId, legacy, this.#logPolicy, storeId ?? ''];
+    const reply = await this.#run(SCRIPTS.creditTopUp, keys, args).catch((error: unknown) => {
+      if (storeId !== undefined && error instanceof Error && error.message.startsWith('CREDIT402_STORE_RESET')) {
+        throw new StoreIdentityError('RedisStore', storeId, { cause: error });
+      }
+      throw error;
+    });
     const [credited, balance] = asArray(reply, 'creditTopUp');
     return { credited: toText(credited, 'credited') === '1', balance: toSafeInteger(balance, 'balance') };
   }

@@ -9,7 +9,7 @@ import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
 import type { Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
-import { provisionRedisCluster } from '../testing/redis-cluster.ts';
+import { deleteClusterKeys, provisionRedisCluster } from '../testing/redis-cluster.ts';
 
 // Fail the whole file, loudly, when there is no cluster: CI starts one, so a skip would hide a gap.
 const run = await provisionRedisCluster();
@@ -56,6 +56,12 @@ const connectOn = async (keyPrefix: string): Promise<Store> => {
 const storeIdStorage = {
   fresh: () => connectOn(`${prefix}${randomUUID()}:`),
   reopen: (store: Store) => connectOn(keyPrefixes.get(store) ?? prefix),
+  /** Deletes every key of the store's own prefix on every master, while the store stays open. */
+  reset: async (store: Store) => {
+    const own = keyPrefixes.get(store);
+    if (own === undefined) throw new Error('reset: not a store of connectOn');
+    await deleteClusterKeys(rootNodes, own);
+  },
 };
 
 describeStoreConformance('RedisStore on a Redis Cluster', () => connectCluster(), undefined, storeIdStorage);

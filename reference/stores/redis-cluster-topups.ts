@@ -4,6 +4,7 @@ import { APPLY_CREDIT, BALANCE, CLAIM_CREDIT, RECORD_REVERSAL, SETTLE_REVERSAL }
 import type { ClusterKeys } from './redis-keys.ts';
 import { LuaScript, type RedisConnection } from './redis-lua.ts';
 import { asArray, toCurrency, toSafeInteger, toText } from './redis-replies.ts';
+import { StoreIdentityError } from './store-identity.ts';
 
 export const CLUSTER_SCRIPTS = {
   claimCredit: new LuaScript(CLAIM_CREDIT),
@@ -35,9 +36,17 @@ export class ClusterTopUps {
     this.#c = context;
   }
 
-  async creditTopUp({ clientId, currency, amount, paymentIntentId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
-    const { keys, ttl, logPolicy, run } = this.#c;
+  /**
+   * With `storeId`, first reads the store id key and refuses ({@link StoreIdentityError}) unless it holds that id. The
+   * key lives in another hash slot than the client's and the PaymentIntent's, so no script can check it with the credit:
+   * a reset between this read and the two steps is not seen (documented in docs/money-safety.md).
+   */
+  async creditTopUp({ clientId, currency, amount, paymentIntentId, storeId }: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    const { keys, ttl, logPolicy, run, connection } = this.#c;
     const legacy = await this.#c.legacyCurrency();
+    if (storeId !== undefined && (await connection.send(keys.storeId(), ['GET', keys.storeId()])) !== storeId) {
+      throw new StoreIdentityError('RedisStore', storeId);
+    }
     const claim = await run(CLUSTER_SCRIPTS.claimCredit, [keys.credited(paymentIntentId), keys.reversals(paymentIntentId)], [clientId, currency, String(amount), ttl]);
     const [, owner = '', ownerCurrency = '', ownerAmount = '', total = '0'] = texts(claim, 'creditTopUp claim');
     // The claim's client gets the credit, whoever asks (an earlier call may have claimed it and died before applying).

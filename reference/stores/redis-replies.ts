@@ -1,5 +1,5 @@
 // Conversions between the Redis store's wire values and its records: exact integers, validated replies, redacted URLs.
-import type { ClientRecord, Currency, DeductionResult, TopUpReversalResult, TransactionRecord } from './store.ts';
+import type { ClientRecord, Currency, DeductionRefundResult, DeductionResult, TopUpReversalResult, TransactionRecord } from './store.ts';
 import { LateDeductionError } from './deduction-deadline.ts';
 import { fromStoredTransaction } from './transaction-records.ts';
 import { assertCurrency } from './validate.ts';
@@ -110,13 +110,18 @@ export function toDeductionResult(reply: unknown): DeductionResult {
   }
 }
 
-/** The REFUND_DEDUCTION script's reply: the balance after it; throws a {@link LateDeductionError} for `late` (nothing was applied). */
-export function toRefundBalance(reply: unknown): number {
+/**
+ * The REFUND_DEDUCTION script's reply: `refunded` (now, or `repeated`: by an earlier call with the refund id) or
+ * `superseded`, with the balance after it; throws a {@link LateDeductionError} for `late` (nothing was applied).
+ */
+export function toRefundResult(reply: unknown): DeductionRefundResult {
   const [status, balance] = asArray(reply, 'refundDeduction');
   switch (toText(status, 'refundDeduction status')) {
     case 'refunded':
     case 'repeated':
-      return toSafeInteger(balance, 'balance');
+      return { status: 'refunded', balance: toSafeInteger(balance, 'balance') };
+    case 'superseded':
+      return { status: 'superseded', balance: toSafeInteger(balance, 'balance') };
     case 'late':
       throw new LateDeductionError('RedisStore', 'refund');
     default:

@@ -20,17 +20,25 @@ const REFUND_SEARCH_PAGES = 100;
  * ARGV: currency, amount, now, legacy currency, the deduction record's id ('' without one), the refund id's ttl (ms),
  * deadline (server ms, or ''). Refused as { 'late' } before it reads or writes anything once the deadline has passed
  * (as DEDUCT: its caller stopped waiting, and will retry). Once the refund id's key exists (an applied refund, kept for
- * the ttl) it changes nothing and replies { 'repeated', balance }. Else, in one script: the amount back to the
- * balance (ADD's checks; an overflow is an error that wrote nothing), the refund id kept, the record's stream entry
- * deleted when it is among the log's newest 10 000 entries ({@link REFUND_SEARCH_PAGES} pages of 100, newest first),
- * and the kept request id deleted, so that the next deduction with that id deducts again; replies { 'refunded',
- * balance }. The balance is the one in that currency after the call.
+ * the ttl) it changes nothing and replies { 'repeated', balance }. Else, when the kept request (DEDUCT's '<state>…'
+ * string) says its one repeat was answered, state '1' (used) or '2' (claimed, whether the claim holds or lapsed), it
+ * changes nothing, keeps no refund id and replies { 'superseded', balance }: the deduction paid for that repeat
+ * (CR-6.9); DEDUCT's claim and this check are each one script, so whichever runs second sees the first. Else, in one
+ * script: the amount back to the balance (ADD's checks; an overflow is an error that wrote nothing), the refund id
+ * kept, the record's stream entry deleted when it is among the log's newest 10 000 entries
+ * ({@link REFUND_SEARCH_PAGES} pages of 100, newest first), and the kept request id deleted, so that the next
+ * deduction with that id deducts again; replies { 'refunded', balance }. The balance is the one in that currency
+ * after the call.
  */
 export const REFUND_DEDUCTION = `${PRELUDE}
 local client, log, refund, currency, amount, record_id = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[5]
 if ARGV[7] ~= '' and now_ms(nil) > tonumber(ARGV[7]) then return { 'late' } end
 migrate(client, ARGV[4])
 if redis.call('EXISTS', refund) == 1 then return { 'repeated', balance_of(client, currency) } end
+if KEYS[4] then
+  local kept = redis.call('GET', KEYS[4])
+  if kept and string.sub(kept, 1, 1) ~= '0' then return { 'superseded', balance_of(client, currency) } end
+end
 if overflows(client, currency, amount) then return overflow_error(amount) end
 ensure_client(client, ARGV[3])
 redis.call('HINCRBY', client, balance_field(currency), amount)
@@ -73,15 +81,20 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: client, credited-PaymentIntent marker, client's log, the PaymentIntent's reversals hash.
+ * KEYS: client, credited-PaymentIntent marker, client's log, the PaymentIntent's reversals hash, the store id.
  * ARGV: currency, amount, now, ttl seconds (the marker's), record ('1' or '0'), transaction id, PaymentIntent id,
- * client id, legacy currency, log policy ('<ttl seconds>:<max entries>', append_log's). The marker is a hash { client, currency, amount }, read back by REVERSE_TOP_UP (a hash, not
+ * client id, legacy currency, log policy ('<ttl seconds>:<max entries>', append_log's), the store id the top-up was
+ * charged under ('' for no check). The marker is a hash { client, currency, amount }, read back by REVERSE_TOP_UP (a hash, not
  * the older '<amount> <client id>' string: code from before balances had a currency fails on it with WRONGTYPE
  * instead of misreading a currency as part of the client id).
- * Returns { '1' | '0' (credited), balance in the currency }.
+ * Returns { '1' | '0' (credited), balance in the currency }; a CREDIT402_STORE_RESET error, changing nothing, when the
+ * store id key does not hold the given id (the prefix was flushed since the charge, or the id is another store's).
  */
 export const CREDIT_TOP_UP = `${PRELUDE}
 local client, currency, amount, now, ttl = KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+if ARGV[11] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[11] then
+  return redis.error_reply('CREDIT402_STORE_RESET the store id is not ' .. ARGV[11])
+end
 migrate(client, ARGV[9])
 if redis.call('EXISTS', KEYS[2]) == 1 then return { '0', balance_of(client, currency) } end
 local reversed = tonumber(redis.call('HGET', KEYS[4], 'total') or '0')

@@ -8,6 +8,7 @@ import { RedisOptionError, RedisStore, type RedisStoreOptions, StoreOptionError 
 import type { Currency, Store } from './store.ts';
 import { describeStoreConformance } from './store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
+import { deleteKeys } from '../testing/redis.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `credit402-test:${randomUUID()}:`;
@@ -51,7 +52,17 @@ const connectOn = async (keyPrefix: string): Promise<Store> => {
   keyPrefixes.set(store, keyPrefix);
   return store;
 };
-const storeIdStorage = { fresh: () => connectOn(freshPrefix()), reopen: (store: Store) => connectOn(keyPrefixes.get(store) ?? prefix) };
+/** Deletes every key of the store's own prefix, as a FLUSH (or a restart without persistence) would, while it stays open. */
+const resetPrefix = async (store: Store): Promise<void> => {
+  const own = keyPrefixes.get(store);
+  if (own === undefined) throw new Error('resetPrefix: not a store of connectOn');
+  await deleteKeys(url, own);
+};
+const storeIdStorage = {
+  fresh: () => connectOn(freshPrefix()),
+  reopen: (store: Store) => connectOn(keyPrefixes.get(store) ?? prefix),
+  reset: resetPrefix,
+};
 
 describeStoreConformance('RedisStore', () => RedisStore.connect({ url, keyPrefix: prefix }), undefined, storeIdStorage);
 describeStoreConformance('RedisStore on a supplied client', async () => onAdmin(), undefined, storeIdStorage);
@@ -204,10 +215,10 @@ describe('RedisStore log bounds: a recent window, apart from the credited marker
     for (const record of records) await store.deductBalance({ clientId, currency: 'usd', amount: 2, record });
     const before = await store.listTransactions!(clientId);
     expect(before.some((record) => record.id === records[0]!.id)).toBe(false);
-    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: records[0]!.id, refundId: randomUUID() })).toBe(602);
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: records[0]!.id, refundId: randomUUID() })).toEqual({ status: 'refunded', balance: 602 });
     expect(await store.listTransactions!(clientId)).toEqual(before);
     const newest = records.at(-1)!;
-    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: newest.id, refundId: randomUUID() })).toBe(604);
+    expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 2, recordId: newest.id, refundId: randomUUID() })).toEqual({ status: 'refunded', balance: 604 });
     expect((await store.listTransactions!(clientId)).map((record) => record.id)).toEqual(before.slice(0, -1).map((record) => record.id));
   });
 

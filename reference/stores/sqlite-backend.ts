@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
-  ClientRecord, Currency, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
+  ClientRecord, Currency, DeductionRefundResult, DeductionResult, RepeatConfirmation, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult,
   TransactionRecord,
 } from './store.ts';
 import type { BackendDeduction, BackendRefund, StoreBackend } from './store-backend.ts';
@@ -37,8 +37,6 @@ export class SqliteBackend implements StoreBackend {
   readonly #groups: DeductionGroups;
   /** Undefined when the store keeps no log. */
   readonly #retention: LogRetention | undefined;
-  /** The id made with the tables, read at construction. */
-  readonly #storeId: string;
 
   /** Opens (and creates or migrates) the tables, prepares the statements and checks that the file can be written. */
   constructor(options: SqliteStoreOptions) {
@@ -56,7 +54,6 @@ export class SqliteBackend implements StoreBackend {
       openTables(db, tables, legacyCurrency, options.path);
       this.#statements = prepareStatements(db, tables);
       checkWritable(db, tables.locks, options.path);
-      this.#storeId = readStoreId(this.#statements);
       // From now on SQLite never waits inside a call (which would block the event loop): see #run.
       db.pragma('busy_timeout = 0');
       const watched = fileCheckIntervalMs > 0 && !db.memory;
@@ -85,8 +82,11 @@ export class SqliteBackend implements StoreBackend {
     return this.#groups.deduct(deduction);
   }
 
-  /** Once per refund id; one whose `notAfter` passed before it ran (another connection's write lock held) is not applied. */
-  refundDeduction(refund: BackendRefund): Promise<number> {
+  /**
+   * Once per refund id, unless the kept request id's repeat was answered first (`superseded`); one whose `notAfter`
+   * passed before it ran (another connection's write lock held) is not applied.
+   */
+  refundDeduction(refund: BackendRefund): Promise<DeductionRefundResult> {
     return this.#run(() => this.#transactions.refundDeduction(refund, Date.now()));
   }
 
@@ -94,8 +94,9 @@ export class SqliteBackend implements StoreBackend {
     await this.#run(() => this.#statements.confirmRepeat.run(clientId, requestId, claimId, BigInt(Date.now())));
   }
 
-  async getStoreId(): Promise<string> {
-    return this.#storeId;
+  /** Read at every call (a fresh id pinned when the table was emptied), so a store whose table was reset is seen at once. */
+  getStoreId(): Promise<string> {
+    return this.#run(() => this.#transactions.storeId());
   }
 
   addBalance(clientId: string, currency: Currency, amount: number): Promise<number> {
@@ -110,7 +111,13 @@ export class SqliteBackend implements StoreBackend {
     return this.#run(() => this.#transactions.readClient(clientId));
   }
 
+  /** Checks the file at once, not only every `fileCheckIntervalMs`: a credit never goes to a file that was replaced or deleted. */
   creditTopUp(credit: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult> {
+    try {
+      this.#file?.assertFile(true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.#run(() => this.#transactions.creditTopUp(credit, recordId, new Date().toISOString()));
   }
 
@@ -188,13 +195,6 @@ export class SqliteBackend implements StoreBackend {
       }
     }
   }
-}
-
-/** The store's id (schema 3 makes it with the tables); an Error when the row is missing. */
-function readStoreId(statements: SqliteStatements): string {
-  const row = statements.storeId.get();
-  if (row === undefined) throw new Error('SqliteStore: the store table holds no id');
-  return row.id;
 }
 
 /** Sets the connection up (WAL, exact integers) and creates or migrates the tables: the first write, so a read-only file fails here. */

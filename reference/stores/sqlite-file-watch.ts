@@ -35,9 +35,9 @@ export class SqliteFileWatch {
     this.#timer.unref();
   }
 
-  /** Throws once the file was lost; checks it again first when the last check is older than the interval. */
-  assertFile(): void {
-    if (Date.now() - this.#checkedAt >= this.#intervalMs) this.#check();
+  /** Throws once the file was lost; checks it again first when the last check is older than the interval, or when `now`. */
+  assertFile(now = false): void {
+    if (now || Date.now() - this.#checkedAt >= this.#intervalMs) this.#check();
     if (this.#lost !== undefined) throw this.#lost;
   }
 

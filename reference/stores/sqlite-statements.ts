@@ -54,11 +54,17 @@ export interface SqliteStatements {
   removeRecord: Statement<[string, string], never>;
   /** The store's id (schema 3). */
   storeId: Statement<[], { id: string }>;
+  /** (): writes a fresh random id when the store table holds none (it was emptied while the store was open). */
+  pinStoreId: Statement<[], never>;
+  /** (id) → a row when the store table holds that id. */
+  holdsStoreId: Statement<[string], { one: bigint }>;
   /**
    * (clientId, refundId, expiresAt, now): keeps an applied refund's id, replacing an expired one; changes nothing (0
    * changes) while the id is kept and unexpired (schema 4).
    */
   keepRefund: Statement<[string, string, bigint, bigint], never>;
+  /** (clientId, refundId, now) → a row while the applied refund's id is kept and unexpired. */
+  refundKept: Statement<[string, string, bigint], { one: bigint }>;
   /** (now): deletes up to {@link PRUNE_BATCH} expired refund ids, oldest first (index on expires_at). */
   pruneRefunds: Statement<[bigint], never>;
   /** (now): deletes up to {@link PRUNE_BATCH} expired request ids, oldest first (index on expires_at). */
@@ -136,9 +142,14 @@ export function prepareStatements(db: Database.Database, t: SqliteTables): Sqlit
       `DELETE FROM ${t.transactions} WHERE seq = (
          SELECT seq FROM ${t.transactions} WHERE client_id = ? AND id = ? ORDER BY seq DESC LIMIT 1)`),
     storeId: db.prepare<[], { id: string }>(`SELECT id FROM ${t.store}`),
+    pinStoreId: db.prepare<[], never>(
+      `INSERT INTO ${t.store} (id) SELECT lower(hex(randomblob(16))) WHERE NOT EXISTS (SELECT 1 FROM ${t.store})`),
+    holdsStoreId: db.prepare<[string], { one: bigint }>(`SELECT 1 AS one FROM ${t.store} WHERE id = ?`),
     keepRefund: db.prepare<[string, string, bigint, bigint], never>(
       `INSERT INTO ${t.refunds} AS kept (client_id, refund_id, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (client_id, refund_id) DO UPDATE SET expires_at = excluded.expires_at WHERE kept.expires_at <= ?`),
+    refundKept: db.prepare<[string, string, bigint], { one: bigint }>(
+      `SELECT 1 AS one FROM ${t.refunds} WHERE client_id = ? AND refund_id = ? AND expires_at > ?`),
     pruneRefunds: db.prepare<[bigint], never>(
       `DELETE FROM ${t.refunds} WHERE (client_id, refund_id) IN (
          SELECT client_id, refund_id FROM ${t.refunds} WHERE expires_at <= ? ORDER BY expires_at LIMIT ${PRUNE_BATCH})`),

@@ -62,7 +62,20 @@ const reopenTracked = async (store: object) => {
   return again;
 };
 
-describeStoreConformance('SqliteStore', () => openTracked(), removeTracked, { fresh: () => openTracked(), reopen: reopenTracked, cleanup: removeTracked });
+/** Empties every table of the file of `store` but the schema version, from another connection, while the store stays open. */
+const emptyTables = async (store: object): Promise<void> => {
+  const db = new Database(paths.get(store) ?? '');
+  try {
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'credit402%' AND name <> 'credit402_schema_version'").all();
+    db.transaction(() => {
+      for (const { name } of tables) db.exec(`DELETE FROM "${name}"`);
+    }).immediate();
+  } finally {
+    db.close();
+  }
+};
+
+describeStoreConformance('SqliteStore', () => openTracked(), removeTracked, { fresh: () => openTracked(), reopen: reopenTracked, cleanup: removeTracked, reset: emptyTables });
 describeStoreConformance('SqliteStore without log', () => openTracked({ recordTransactions: false }), removeTracked);
 describeStoreConformance('SqliteStore :memory:', async () => new SqliteStore({ path: ':memory:' }));
 
@@ -294,6 +307,39 @@ describe('SqliteStore checks its file (item 15)', () => {
     await expect(store.addBalance(id, 'usd', 1)).rejects.toMatchObject({ code: 'ERR_SQLITE_FILE_LOST', message: expect.stringContaining('was replaced') });
   });
 
+  it('CR-14.13 checks the file before every credit, not only every fileCheckIntervalMs: a credit never goes to a replaced file', async () => {
+    const path = newPath();
+    const store = new SqliteStore({ path, fileCheckIntervalMs: 3_600_000, onFileLost: () => {} });
+    open.push(store);
+    const clientId = newClientId();
+    const storeId = await store.getStoreId();
+    await store.creditTopUp({ clientId, currency: 'usd', amount: 10, paymentIntentId: newPaymentIntentId(), storeId });
+    const other = newPath();
+    await new SqliteStore({ path: other }).close();
+    renameSync(other, path);
+    const credit = { clientId, currency: 'usd', amount: 10, paymentIntentId: newPaymentIntentId(), storeId };
+    await expect(store.creditTopUp(credit)).rejects.toMatchObject({ code: 'ERR_SQLITE_FILE_LOST', message: expect.stringContaining('was replaced') });
+  });
+
+  it('CR-14.13 takes a new id when only its store row is deleted, and refuses a credit under the old one', async () => {
+    const path = newPath();
+    const store = new SqliteStore({ path });
+    open.push(store);
+    const old = await store.getStoreId();
+    const admin = new Database(path);
+    admin.exec('DELETE FROM credit402_store');
+    admin.close();
+    const credit = { clientId: newClientId(), currency: 'usd', amount: 10, paymentIntentId: newPaymentIntentId() };
+    await expect(store.creditTopUp({ ...credit, storeId: old })).rejects.toMatchObject({ code: 'ERR_STORE_RESET' });
+    const fresh = await store.getStoreId();
+    expect(fresh).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh).not.toBe(old);
+    const again = new SqliteStore({ path });
+    open.push(again);
+    expect(await again.getStoreId()).toBe(fresh);
+    expect(await store.creditTopUp({ ...credit, storeId: fresh })).toEqual({ credited: true, balance: 10 });
+  });
+
   it('does not watch an in-memory database', async () => {
     const store = new SqliteStore({ path: ':memory:', fileCheckIntervalMs: 1 });
     open.push(store);
@@ -499,8 +545,8 @@ describe('SqliteStore migrates schema 1 (one balance per client) in place (CR-6.
     expect(await store.getStoreId()).toBe(id);
     expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 40 } });
     const refund = { clientId, currency: 'usd', amount: 2, refundId: 'refund-after-migration' };
-    expect(await store.refundDeduction(refund)).toBe(42);
-    expect(await openOn(path).refundDeduction(refund)).toBe(42);
+    expect(await store.refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
+    expect(await openOn(path).refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
     expect(await balanceOf(store, clientId)).toBe(42);
   });
 

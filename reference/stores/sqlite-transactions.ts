@@ -1,7 +1,7 @@
 // The SQLite store's multi-step operations, each one SQLite transaction over the prepared statements.
 import type Database from 'better-sqlite3';
 import type {
-  ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, TopUpCredit, TopUpCreditResult, TopUpReversal,
   TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import { REFUND_ID_TTL_MS } from './store.ts';
@@ -9,6 +9,7 @@ import type { BackendDeduction, BackendRefund } from './store-backend.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
 import type { DeductionOutcome } from './deduction-groups.ts';
 import { LateDeductionError } from './deduction-deadline.ts';
+import { StoreIdentityError } from './store-identity.ts';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
@@ -36,16 +37,22 @@ export interface SqliteTransactions {
   deductBatch(deductions: readonly BackendDeduction[], nowMs: number, prune: LogPrune | undefined): DeductionOutcome[];
   /**
    * Gives a deduction back once per refund id: the balance (a RangeError on overflow), its record, its request id and
-   * the refund id kept, in one transaction; a kept refund id changes nothing and returns the current balance. A refund
+   * the refund id kept, in one transaction; a kept refund id changes nothing and answers `refunded` with the current
+   * balance, and a kept request id whose repeat was claimed or used changes nothing and answers `superseded`. A refund
    * whose `notAfter` has passed is not run: a {@link LateDeductionError}.
    */
-  refundDeduction(refund: BackendRefund, nowMs: number): number;
+  refundDeduction(refund: BackendRefund, nowMs: number): DeductionRefundResult;
   /** Creates the client when missing and adds to the balance; a RangeError, changing nothing, on overflow. */
   addBalance(clientId: string, currency: Currency, amount: number, now: string): number;
   /** The client row and its balances from one snapshot (a read transaction). */
   readClient(clientId: string): ClientRecord | null;
-  /** Credits a top-up once per PaymentIntent, appending the `topup` record `recordId` when given. */
+  /**
+   * Credits a top-up once per PaymentIntent, appending the `topup` record `recordId` when given; with `storeId`, only
+   * while the store table holds it (else a {@link StoreIdentityError}, nothing changed).
+   */
   creditTopUp(credit: TopUpCredit, recordId: string | undefined, now: string): TopUpCreditResult;
+  /** The store's id, a fresh random one written first when the store table holds none (it was emptied), in one transaction. */
+  storeId(): string;
   /** Raises a reversal and takes what it adds from the credited balance. */
   reverseTopUp(reversal: TopUpReversal, now: string): TopUpReversalResult;
 }
@@ -71,6 +78,12 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
   const add = db.transaction((clientId: string, currency: Currency, amount: number, now: string) => addBalance(statements, clientId, currency, amount, now));
   const read = db.transaction((clientId: string) => readClient(statements, clientId));
   const credit = db.transaction((topUp: TopUpCredit, recordId: string | undefined, now: string) => creditTopUp(statements, topUp, recordId, now));
+  const pinStoreId = db.transaction(() => {
+    statements.pinStoreId.run();
+    const row = statements.storeId.get();
+    if (row === undefined) throw new Error('SqliteStore: the store table holds no id');
+    return row.id;
+  });
   const reverse = db.transaction((reversal: TopUpReversal, now: string) => reverseTopUp(statements, reversal, now));
   const refund = db.transaction((given: BackendRefund, nowMs: number) => {
     // Checked inside the transaction, which holds the write lock: nothing comes between the check and the commit.
@@ -84,8 +97,14 @@ export function prepareTransactions(db: Database.Database, statements: SqliteSta
     addBalance: (clientId, currency, amount, now) => toSafeNumber(add.immediate(clientId, currency, amount, now), 'balance'),
     readClient: (clientId) => read.deferred(clientId),
     creditTopUp: (topUp, recordId, now) => credit.immediate(topUp, recordId, now),
+    // Read alone; the write lock is taken only when the id is missing (the pin then writes one unless another connection did).
+    storeId: () => statements.storeId.get()?.id ?? pinStoreId.immediate(),
     reverseTopUp: (reversal, now) => reverse.immediate(reversal, now),
-    refundDeduction: (given, nowMs) => toSafeNumber(refund.immediate(given, nowMs), 'balance'),
+    // Read as a number after the commit, as addBalance's.
+    refundDeduction: (given, nowMs) => {
+      const { status, balance } = refund.immediate(given, nowMs);
+      return { status, balance: toSafeNumber(balance, 'balance') };
+    },
   };
 }
 
@@ -143,21 +162,33 @@ function addBalance(statements: SqliteStatements, clientId: string, currency: Cu
   return row.balance;
 }
 
+/** What {@link refundDeduction} came to, with the balance as stored. */
+interface StoredRefundResult {
+  status: DeductionRefundResult['status'];
+  balance: bigint;
+}
+
 /**
- * Unless the refund id is kept: the balance back (as {@link addBalance}), the record removed, the request id forgotten
- * and the refund id kept; a throw rolls all back. A kept refund id: the current balance, nothing changed.
+ * Unless the refund id is kept or the kept request id's repeat was answered (claimed, whether the claim holds or
+ * lapsed, or used: CR-6.9): the balance back (as {@link addBalance}), the record removed, the request id forgotten and
+ * the refund id kept; a throw rolls all back. A kept refund id: `refunded`, nothing changed; an answered repeat:
+ * `superseded`, nothing changed (the refund id not kept); both with the current balance. The IMMEDIATE transaction
+ * holds the write lock, so a deduction's claim of the repeat comes wholly before or wholly after.
  */
-function refundDeduction(statements: SqliteStatements, refund: DeductionRefund, nowMs: number): bigint {
+function refundDeduction(statements: SqliteStatements, refund: DeductionRefund, nowMs: number): StoredRefundResult {
   const { clientId, currency, amount, recordId, requestId, refundId } = refund;
   const now = BigInt(nowMs);
+  const current = () => statements.balance.get(clientId, currency)?.balance ?? 0n;
   statements.pruneRefunds.run(now);
-  if (statements.keepRefund.run(clientId, refundId, now + BigInt(REFUND_ID_TTL_MS), now).changes === 0) {
-    return statements.balance.get(clientId, currency)?.balance ?? 0n;
-  }
+  if (statements.refundKept.get(clientId, refundId, now) !== undefined) return { status: 'refunded', balance: current() };
+  const kept = requestId === undefined ? undefined : statements.request.get(clientId, requestId, now);
+  // A claim's columns stay set once it lapsed: claim_until is null only while nobody ever claimed the repeat.
+  if (kept !== undefined && (kept.repeated !== 0n || kept.claim_until !== null)) return { status: 'superseded', balance: current() };
+  statements.keepRefund.run(clientId, refundId, now + BigInt(REFUND_ID_TTL_MS), now);
   const balance = addBalance(statements, clientId, currency, amount, new Date(nowMs).toISOString());
   if (recordId !== undefined) statements.removeRecord.run(clientId, recordId);
   if (requestId !== undefined) statements.forgetRequest.run(clientId, requestId);
-  return balance;
+  return { status: 'refunded', balance };
 }
 
 function readClient(statements: SqliteStatements, clientId: string): ClientRecord | null {
@@ -169,7 +200,8 @@ function readClient(statements: SqliteStatements, clientId: string): ClientRecor
 }
 
 function creditTopUp(statements: SqliteStatements, credit: TopUpCredit, recordId: string | undefined, now: string): TopUpCreditResult {
-  const { clientId, currency, paymentIntentId } = credit;
+  const { clientId, currency, paymentIntentId, storeId } = credit;
+  if (storeId !== undefined && statements.holdsStoreId.get(storeId) === undefined) throw new StoreIdentityError('SqliteStore', storeId);
   const amount = BigInt(credit.amount);
   if (statements.markCredited.run(paymentIntentId, clientId, currency, amount, now).changes === 0) {
     return { credited: false, balance: balanceOf(statements, clientId, currency) };

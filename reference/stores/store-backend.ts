@@ -1,6 +1,6 @@
 // What a store does below its guards: the store methods on arguments the guarded-store layer already checked.
 import type {
-  ClientRecord, Currency, Deduction, DeductionRefund, DeductionResult, RepeatConfirmation, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
+  ClientRecord, Currency, Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, RepeatConfirmation, Store, TopUpCredit, TopUpCreditResult, TopUpReversal,
   TopUpReversalResult, TransactionRecord,
 } from './store.ts';
 import type { GuardedStore } from './guarded-store.ts';
@@ -39,12 +39,13 @@ export interface StoreBackend {
   deductBalance(deduction: BackendDeduction): Promise<DeductionResult>;
   /**
    * {@link Store.refundDeduction}: at most once per (client, `refundId`), the id kept in the same step; `recordId` is
-   * given only while the log is on. Past `notAfter` it applies nothing and rejects with a `LateDeductionError`.
+   * given only while the log is on. Once the kept `requestId`'s repeat was claimed or used, `superseded`, changing
+   * nothing, in the same step as the check. Past `notAfter` it applies nothing and rejects with a `LateDeductionError`.
    */
-  refundDeduction(refund: BackendRefund): Promise<number>;
+  refundDeduction(refund: BackendRefund): Promise<DeductionRefundResult>;
   /** Optional (repeat claims): {@link Store.confirmRepeat}; without it the store answers no claims, so the gate sends none. */
   confirmRepeat?(confirmation: RepeatConfirmation): Promise<void>;
-  /** {@link Store.getStoreId}: the id, read (or made) once per backend. */
+  /** {@link Store.getStoreId}: the id, read from the storage at every call (pinning a fresh one when it holds none). */
   getStoreId(): Promise<string>;
   /** {@link Store.addBalance}. */
   addBalance(clientId: string, currency: Currency, amount: number): Promise<number>;
@@ -54,7 +55,8 @@ export interface StoreBackend {
   getClient(clientId: string): Promise<ClientRecord | null>;
   /**
    * {@link Store.creditTopUp}; when `recordId` is given (the log is on), a credit that applies appends the `topup`
-   * record with that id, in the same step.
+   * record with that id, in the same step. With `credit.storeId`, the same step first checks that the storage holds
+   * that id, and otherwise changes nothing and rejects with a `StoreIdentityError`.
    */
   creditTopUp(credit: TopUpCredit, recordId: string | undefined): Promise<TopUpCreditResult>;
   /** Optional (the log, with {@link listTransactions}): appends a record (called only while the log is on). */

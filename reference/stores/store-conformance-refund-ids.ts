@@ -1,9 +1,11 @@
 // Conformance cases for refund ids: a refund is applied at most once per (client, refund id), so a failed or late call can be retried (CR-15.3, CR-11.3).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionRefund, DeductionResult, Store } from './store.ts';
+import type { Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, Store } from './store.ts';
 import { withStoreDeadlines } from './store-deadline.ts';
 import { balanceOf, deducted, deductionRecord, newClientId, newRefundId, newRequestId } from './store-conformance-helpers.ts';
+
+const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
 
 /** A deduction of `amount` usd for `clientId` with a fresh record and request id. */
 function paid(clientId: string, amount: number, requestId = newRequestId()): Deduction {
@@ -45,13 +47,13 @@ export function describeRefundIdConformance(getStore: () => Store): void {
       const first = paid(clientId, 10, requestId);
       await store.deductBalance(first);
       const refund = refundOf(first, newRefundId());
-      expect(await store.refundDeduction(refund)).toBe(100);
+      expect(await store.refundDeduction(refund)).toEqual(refunded(100));
       // The same request id is deducted again (its refund forgot it) and kept again.
       const again = paid(clientId, 10, requestId);
       expect(await store.deductBalance(again)).toEqual(deducted(90));
       await store.addBalance(clientId, 'usd', 5);
-      expect(await store.refundDeduction(refund)).toBe(95);
-      expect(await store.refundDeduction({ ...refund })).toBe(95);
+      expect(await store.refundDeduction(refund)).toEqual(refunded(95));
+      expect(await store.refundDeduction({ ...refund })).toEqual(refunded(95));
       expect(await balanceOf(store, clientId)).toBe(95);
       // The repeat neither forgot the request id kept since nor removed a record.
       const repeated: DeductionResult = { status: 'repeated', balance: 95 };
@@ -68,7 +70,7 @@ export function describeRefundIdConformance(getStore: () => Store): void {
       await store.deductBalance(deduction);
       const refund = refundOf(deduction, newRefundId());
       const answers = await Promise.all(Array.from({ length: 10 }, () => store.refundDeduction({ ...refund })));
-      expect(answers).toEqual(Array.from({ length: 10 }, () => 100));
+      expect(answers).toEqual(Array.from({ length: 10 }, () => refunded(100)));
       expect(await balanceOf(store, clientId)).toBe(100);
       expect(await store.listTransactions?.(clientId)).toEqual(store.listTransactions ? [] : undefined);
     });
@@ -77,10 +79,10 @@ export function describeRefundIdConformance(getStore: () => Store): void {
       const store = getStore();
       const [alice, bob] = [newClientId(), newClientId()];
       const refundId = newRefundId();
-      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId })).toBe(7);
-      expect(await store.refundDeduction({ clientId: bob, currency: 'usd', amount: 7, refundId })).toBe(7);
-      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId: newRefundId() })).toBe(14);
-      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId })).toBe(14);
+      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId })).toEqual(refunded(7));
+      expect(await store.refundDeduction({ clientId: bob, currency: 'usd', amount: 7, refundId })).toEqual(refunded(7));
+      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId: newRefundId() })).toEqual(refunded(14));
+      expect(await store.refundDeduction({ clientId: alice, currency: 'usd', amount: 7, refundId })).toEqual(refunded(14));
     });
 
     it('a refund whose first call was late (its caller gave up: nothing applied, or applied at the call) is applied by its retry, once', async () => {
@@ -101,8 +103,8 @@ export function describeRefundIdConformance(getStore: () => Store): void {
       const applied = settled.some((attempt) => 'value' in attempt);
       expect(await balanceOf(store, clientId)).toBe(applied ? 100 : 90);
       // The retry, in time: given back exactly once in all.
-      expect(await store.refundDeduction({ ...refund, timeoutMs: 5_000 })).toBe(100);
-      expect(await store.refundDeduction(refund)).toBe(100);
+      expect(await store.refundDeduction({ ...refund, timeoutMs: 5_000 })).toEqual(refunded(100));
+      expect(await store.refundDeduction(refund)).toEqual(refunded(100));
       expect(await balanceOf(store, clientId)).toBe(100);
       expect(await store.listTransactions?.(clientId)).toEqual(store.listTransactions ? [] : undefined);
     });

@@ -1,13 +1,15 @@
 // Conformance cases for refunds of deductions (CR-15.3, CR-6.9, CR-11.8) and for late deductions (a caller's timeoutMs).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionRefund, DeductionResult, Store } from './store.ts';
+import type { Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, Store } from './store.ts';
 import { withStoreDeadlines } from './store-deadline.ts';
 import {
   balanceOf, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, newRefundId, newRequestId,
 } from './store-conformance-helpers.ts';
 
 const repeated = (balance: number): DeductionResult => ({ status: 'repeated', balance });
+const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
+const superseded = (balance: number): DeductionRefundResult => ({ status: 'superseded', balance });
 
 /** A deduction of `amount` usd for `clientId` with a fresh record and, when given, the request id `requestId`. */
 function paid(clientId: string, amount: number, requestId?: string): Deduction {
@@ -39,14 +41,14 @@ export function describeRefundConformance(getStore: () => Store): void {
       const requestId = newRequestId();
       const first = paid(clientId, 10, requestId);
       expect(await store.deductBalance(first)).toEqual(deducted(90));
-      expect(await store.refundDeduction(refundOf(first))).toBe(100);
+      expect(await store.refundDeduction(refundOf(first))).toEqual(refunded(100));
       expect(await balanceOf(store, clientId)).toBe(100);
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(deducted(90));
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated(90));
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual({ status: 'conflict' });
     });
 
-    it('forgets the id even after its one repeat was answered', async () => {
+    it('gives nothing back once its one repeat was answered: the deduction paid for the repeat (CR-6.9)', async () => {
       const store = getStore();
       const clientId = newClientId();
       await store.addBalance(clientId, 'usd', 100);
@@ -54,8 +56,9 @@ export function describeRefundConformance(getStore: () => Store): void {
       const first = paid(clientId, 10, requestId);
       await store.deductBalance(first);
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated(90));
-      expect(await store.refundDeduction(refundOf(first))).toBe(100);
-      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(deducted(90));
+      expect(await store.refundDeduction(refundOf(first))).toEqual(superseded(90));
+      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual({ status: 'conflict' });
+      expect(await balanceOf(store, clientId)).toBe(90);
     });
 
     it('keeps the log exact: the refunded deduction leaves it, the others and the top-up stay in order', async () => {
@@ -64,7 +67,7 @@ export function describeRefundConformance(getStore: () => Store): void {
       await store.creditTopUp({ clientId, currency: 'usd', amount: 1_000, paymentIntentId: newPaymentIntentId() });
       const deductions = [paid(clientId, 10, newRequestId()), paid(clientId, 20, newRequestId()), paid(clientId, 30)];
       for (const deduction of deductions) await store.deductBalance(deduction);
-      expect(await store.refundDeduction(refundOf(deductions[1]!))).toBe(960);
+      expect(await store.refundDeduction(refundOf(deductions[1]!))).toEqual(refunded(960));
       const log = await store.listTransactions?.(clientId);
       if (log) {
         expect(log.map((record) => record.type)).toEqual(['topup', 'deduction', 'deduction']);
@@ -81,9 +84,9 @@ export function describeRefundConformance(getStore: () => Store): void {
       const clientId = newClientId();
       await store.addBalance(clientId, 'usd', 50);
       await store.deductBalance({ clientId, currency: 'usd', amount: 20 });
-      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 20, refundId: newRefundId() })).toBe(50);
+      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 20, refundId: newRefundId() })).toEqual(refunded(50));
       const recordId = deductionRecord(clientId, 5).id;
-      expect(await store.refundDeduction({ clientId, currency: 'eur', amount: 5, recordId, requestId: newRequestId(), refundId: newRefundId() })).toBe(5);
+      expect(await store.refundDeduction({ clientId, currency: 'eur', amount: 5, recordId, requestId: newRequestId(), refundId: newRefundId() })).toEqual(refunded(5));
       expect((await store.getClient(clientId))?.balances).toEqual({ usd: 50, eur: 5 });
     });
 
@@ -105,7 +108,7 @@ export function describeRefundConformance(getStore: () => Store): void {
       await expectFailure(() => store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId }), RangeError);
       expect(await balanceOf(store, clientId)).toBe(Number.MAX_SAFE_INTEGER);
       expect(await store.deductBalance({ clientId, currency: 'usd', amount: 1 })).toEqual(deducted(Number.MAX_SAFE_INTEGER - 1));
-      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId })).toBe(Number.MAX_SAFE_INTEGER);
+      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 1, refundId })).toEqual(refunded(Number.MAX_SAFE_INTEGER));
     });
 
     it('gives back exactly once per call under concurrency', async () => {

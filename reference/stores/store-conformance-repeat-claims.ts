@@ -94,7 +94,7 @@ export function describeRepeatClaimConformance(getStore: () => Store): void {
       expect(await store.deductBalance(call())).toEqual(repeated(90));
     });
 
-    it('answers another fingerprint conflict whatever the claim, and a refund forgets a claimed id', async ({ skip }) => {
+    it('answers another fingerprint conflict whatever the claim, and a refund leaves a claimed id kept (CR-6.9)', async ({ skip }) => {
       const store = getStore();
       if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
       const { clientId, call } = await keptDeduction(store);
@@ -103,8 +103,9 @@ export function describeRepeatClaimConformance(getStore: () => Store): void {
       const other = call();
       expect(await store.deductBalance({ ...other, amount: 20, request: { ...(other.request as DeductionRequest), fingerprint: 'GET /y usd 20' } })).toEqual(CONFLICT);
       const requestId = claimed.request?.id ?? '';
-      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 10, requestId, refundId: newRefundId() })).toBe(100);
-      expect(await store.deductBalance(call())).toEqual(deducted(90));
+      expect(await store.refundDeduction({ clientId, currency: 'usd', amount: 10, requestId, refundId: newRefundId() })).toEqual({ status: 'superseded', balance: 90 });
+      expect(await store.deductBalance(call())).toEqual(BUSY);
+      expect(await balanceOf(store, clientId)).toBe(90);
     });
   });
 }

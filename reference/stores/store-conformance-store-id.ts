@@ -1,6 +1,7 @@
-// Conformance cases for the store id (CR-7.16): random per storage, kept with it across reopens.
+// Conformance cases for the store id (CR-7.16): random per storage, kept with it across reopens, and checked by credits (CR-14.13).
 import { describe, expect, it } from 'vitest';
 import type { Store } from './store.ts';
+import { newClientId, newPaymentIntentId } from './store-conformance-helpers.ts';
 
 /** How the store id cases open further stores: on new storage, and (persistent stores) on a store's own storage again. */
 export interface StoreIdStorage {
@@ -10,6 +11,12 @@ export interface StoreIdStorage {
   reopen?: (store: Store) => Promise<Store>;
   /** Removes what a store opened by `fresh` left behind, after it was closed. */
   cleanup?: (store: Store) => Promise<void>;
+  /**
+   * Empties the storage of a store opened by `fresh` while the store stays open, as a flush or a restart without
+   * persistence would (Redis: every key of its prefix deleted; SQLite, Postgres: every table emptied, the store id's
+   * too); absent for a store whose storage cannot be reset under it.
+   */
+  reset?: (store: Store) => Promise<void>;
 }
 
 /** Registers the store id cases: `getStore()` is the test's store, `storage` opens the others. */
@@ -41,6 +48,48 @@ export function describeStoreIdConformance(getStore: () => Store, storage: Store
       await withStores(async (open) => {
         const [a, b] = [await open(storage.fresh), await open(storage.fresh)];
         expect(await a.getStoreId()).not.toBe(await b.getStoreId());
+      });
+    });
+
+    it('a credit naming another store id is refused with ERR_STORE_RESET, changing nothing, credited or not (CR-14.13)', async () => {
+      const store = getStore();
+      const clientId = newClientId();
+      const paymentIntentId = newPaymentIntentId();
+      const credit = { clientId, currency: 'usd', amount: 10, paymentIntentId };
+      const refused = { name: 'StoreIdentityError', code: 'ERR_STORE_RESET' };
+      await expect(store.creditTopUp({ ...credit, storeId: 'another-store' })).rejects.toMatchObject(refused);
+      expect(await store.getClient(clientId)).toBeNull();
+      if (store.hasCredit) expect(await store.hasCredit(paymentIntentId)).toBe(false);
+      const id = await store.getStoreId();
+      expect(await store.creditTopUp({ ...credit, storeId: id })).toEqual({ credited: true, balance: 10 });
+      await expect(store.creditTopUp({ ...credit, storeId: 'another-store' })).rejects.toMatchObject(refused);
+      expect(await store.creditTopUp({ ...credit, storeId: id })).toEqual({ credited: false, balance: 10 });
+      expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 10 }, topUps: 1 });
+    });
+
+    it('storage reset under the store: a credit under the old id is refused, changing nothing, and the store takes a new id (CR-14.13)', async ({ skip }) => {
+      const { reset } = storage;
+      if (reset === undefined) return skip('the storage cannot be reset under the store');
+      await withStores(async (open) => {
+        const store = await open(storage.fresh);
+        const old = await store.getStoreId();
+        const clientId = newClientId();
+        const credit = { clientId, currency: 'usd', amount: 10, paymentIntentId: newPaymentIntentId() };
+        expect(await store.creditTopUp({ ...credit, storeId: old })).toEqual({ credited: true, balance: 10 });
+        await reset(store);
+        // The charge's key repeats (topUps is 0 again) and the processor replays the PaymentIntent: it is not credited again.
+        const refused = { name: 'StoreIdentityError', code: 'ERR_STORE_RESET' };
+        await expect(store.creditTopUp({ ...credit, storeId: old })).rejects.toMatchObject(refused);
+        expect(await store.getClient(clientId)).toBeNull();
+        if (store.hasCredit) expect(await store.hasCredit(credit.paymentIntentId)).toBe(false);
+        const fresh = await store.getStoreId();
+        expect(fresh).toMatch(/^[A-Za-z0-9-]{1,64}$/);
+        expect(fresh).not.toBe(old);
+        expect(await store.getStoreId()).toBe(fresh);
+        if (storage.reopen) expect(await (await open(() => storage.reopen!(store))).getStoreId()).toBe(fresh);
+        await expect(store.creditTopUp({ ...credit, storeId: old })).rejects.toMatchObject(refused);
+        expect(await store.creditTopUp({ ...credit, paymentIntentId: newPaymentIntentId(), storeId: fresh })).toEqual({ credited: true, balance: 10 });
+        expect(await store.getClient(clientId)).toMatchObject({ balances: { usd: 10 }, topUps: 1 });
       });
     });
 

@@ -8,6 +8,7 @@ import { describeLockConformance } from './store-conformance-locks.ts';
 import { describeModelConformance } from './store-conformance-model.ts';
 import { describeRefundIdConformance } from './store-conformance-refund-ids.ts';
 import { describeRefundConformance } from './store-conformance-refunds.ts';
+import { describeRefundRepeatConformance } from './store-conformance-refund-repeats.ts';
 import { describeRequestConformance } from './store-conformance-requests.ts';
 import { describeRepeatClaimConformance } from './store-conformance-repeat-claims.ts';
 import { describeReversalConformance } from './store-conformance-reversals.ts';
@@ -299,6 +300,7 @@ export function describeStoreConformance(
     describeRepeatClaimConformance(get);
     describeRefundConformance(get);
     describeRefundIdConformance(get);
+    describeRefundRepeatConformance(get);
     describeStoreIdConformance(get, storage ?? { fresh: createStore, ...(cleanup ? { cleanup } : {}) });
     describeConcurrencyConformance(get);
     describeModelConformance(get);

@@ -96,8 +96,8 @@ describe('withStoreDeadlines', () => {
       return refund(given);
     };
     const timed = withStoreDeadlines(store, 80);
-    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r1' })).toBe(1);
-    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r2', timeoutMs: 20 })).toBe(2);
+    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r1' })).toEqual({ status: 'refunded', balance: 1 });
+    expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r2', timeoutMs: 20 })).toEqual({ status: 'refunded', balance: 2 });
     expect(seen).toEqual([80, 20]);
   });
 

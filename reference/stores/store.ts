@@ -131,6 +131,19 @@ export interface DeductionRefund {
 }
 
 /**
+ * Result of {@link Store.refundDeduction}; both carry the balance in the refund's currency after the call.
+ * - `refunded`: the deduction is given back (price, record, request id), by this call or by an earlier call with the
+ *   same refund id.
+ * - `superseded`: nothing changed, now or ever under this refund id: a call with the deduction's request id was answered
+ *   `repeated` first (its repeat claimed, whether the claim holds, lapsed or was confirmed, or used without a claim), so
+ *   the deduction paid for that repeat's answer and stands (CR-6.9). The refund id is not kept: a later call with it
+ *   finds the repeat answered again and is superseded again.
+ */
+export type DeductionRefundResult =
+  | { status: 'refunded'; balance: number }
+  | { status: 'superseded'; balance: number };
+
+/**
  * How long a store remembers an applied refund id (1 hour): far longer than the gate's retries of one refund (a few
  * seconds), and every attempt has a deadline, so no attempt of a refund can be applied once its id is forgotten.
  */
@@ -145,6 +158,13 @@ export interface TopUpCredit {
   amount: number;
   /** The PaymentIntent id the credit is keyed on. */
   paymentIntentId: string;
+  /**
+   * The store id the top-up was charged under (the {@link Store.getStoreId} that went into the charge's idempotency
+   * key, or the one a PaymentIntent's metadata names): the credit applies only while the store's storage still holds
+   * it, checked in the same atomic step (see {@link Store.creditTopUp}). Absent: no check (a PaymentIntent made before
+   * PaymentIntents named their store).
+   */
+  storeId?: string;
 }
 
 /** Result of {@link Store.creditTopUp}. */
@@ -214,14 +234,21 @@ export interface Store {
    * to the balance in `currency` (creating the record when missing, as {@link addBalance}), removes the deduction's
    * record `recordId` from the log when the store keeps one and still holds it, and forgets the kept request id
    * `requestId` of the client, so that the next call with that id is a new deduction (not `repeated`). The log
-   * stays exact: it reads as if the deduction never happened. Applied at most once per (client, `refundId`): the id is
-   * kept in the same atomic step for {@link REFUND_ID_TTL_MS}, and a call with a kept id changes nothing and resolves
-   * the current balance in `currency` (concurrent calls with one id apply once), so a caller whose call failed or
-   * timed out retries with the same id. With `timeoutMs`, a refund the store would apply after its caller stopped
-   * waiting changes nothing (its id is not kept) and rejects with `LateDeductionError` (`ERR_STORE_LATE`). Resolves
-   * the new balance; rejects with a RangeError, changing nothing, when the balance would pass Number.MAX_SAFE_INTEGER.
+   * stays exact: it reads as if the deduction never happened. Resolves `refunded` with the new balance.
+   * A refund and the request id's repeat exclude each other (CR-6.9): the refund applies only while the kept id's one
+   * repeat was never claimed nor used. Once a call with `requestId` was answered `repeated` (a claim held, lapsed or
+   * confirmed, or a repeat used without claims), the refund changes nothing (money, record, kept id; its refund id is
+   * not kept) and resolves `superseded` with the current balance: the deduction paid for the repeat that may have been
+   * served. The check and the refund are one atomic step with {@link deductBalance}'s claim of the repeat, so whichever
+   * comes second sees the first: a repeat arriving after an applied refund finds the id forgotten and is deducted anew.
+   * Applied at most once per (client, `refundId`): the id is kept in the same atomic step for {@link REFUND_ID_TTL_MS},
+   * and a call with a kept id changes nothing and resolves `refunded` with the current balance in `currency`
+   * (concurrent calls with one id apply once), so a caller whose call failed or timed out retries with the same id; the
+   * refund id is looked at before the repeat. With `timeoutMs`, a refund the store would apply after its caller stopped
+   * waiting changes nothing (its id is not kept) and rejects with `LateDeductionError` (`ERR_STORE_LATE`). Rejects with
+   * a RangeError, changing nothing, when the balance would pass Number.MAX_SAFE_INTEGER.
    */
-  refundDeduction(refund: DeductionRefund): Promise<number>;
+  refundDeduction(refund: DeductionRefund): Promise<DeductionRefundResult>;
 
   /**
    * Uses up the repeat of the client's kept request id `requestId` when `claimId` is its latest claim (a call with
@@ -249,7 +276,10 @@ export interface Store {
    * Resolves the store's id: random, made once when the store's storage is created, kept with it for its whole life
    * (a persistent store reads it back at every open; a store that keeps nothing makes one per instance), so two
    * stores never share one, even when one is restored from scratch. Part of every charge's idempotency key
-   * (CR-7.16): two deployments on one processor account never replay each other's charges.
+   * (CR-7.16): two deployments on one processor account never replay each other's charges. Read from the storage at
+   * every call, never from a cache: storage that lost its id while the store was open (a Redis flushed or restarted
+   * without persistence, a table emptied) gets a fresh random id, pinned there by this call (or read back when another
+   * store pinned one first), so that charges after a reset never send the keys of charges made before it (CR-14.13).
    */
   getStoreId(): Promise<string>;
 
@@ -265,6 +295,11 @@ export interface Store {
    * nothing (the PaymentIntent stays uncredited), when the balance would pass Number.MAX_SAFE_INTEGER.
    * A store may forget a credited PaymentIntent after a retention period documented by the store, which
    * must be far longer than any window in which the same PaymentIntent can be presented again.
+   * With `credit.storeId`, the store first checks, in the same atomic step, that its storage still holds that id; when
+   * it holds another id or none (it was reset since the top-up was charged, or the PaymentIntent is another store's),
+   * it changes nothing and rejects with a `StoreIdentityError` (`ERR_STORE_RESET`), whether or not the PaymentIntent
+   * was credited. On a Redis Cluster the check is a read just before the credit (the id lives in another hash slot), so
+   * a reset in between is not seen (docs/money-safety.md).
    */
   creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult>;
 

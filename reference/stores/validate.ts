@@ -108,6 +108,7 @@ export function assertTopUpCredit(credit: TopUpCredit): void {
   assertCurrency(credit.currency);
   assertSafeInteger(credit.amount, 'amount', 1);
   assertNonEmptyString(credit.paymentIntentId, 'paymentIntentId');
+  if (credit.storeId !== undefined) assertNonEmptyString(credit.storeId, 'storeId');
 }
 
 /** A transaction record's fields not checked yet: one given to a store, or one read back from storage. */

@@ -11,9 +11,20 @@ export class FreezingProxy {
   #held: Array<() => void> = [];
   readonly #sockets = new Set<Socket>();
 
-  constructor(readonly target: { host: string; port: number }) {}
+  /**
+   * `template` (default `REDIS_URL`) is the URL of the target whose scheme, credentials, database number and options
+   * the proxy's URL keeps when it names the target's host and port.
+   */
+  constructor(
+    readonly target: { host: string; port: number },
+    readonly template: string | undefined = process.env.REDIS_URL,
+  ) {}
 
-  /** Listens on a free loopback port; resolves the proxy's `redis://` URL. */
+  /**
+   * Listens on a free loopback port; resolves the proxy's URL: {@link template} with the proxy's address in place of
+   * the target's (`redis://:secret@127.0.0.1:<port>/3` for `REDIS_URL=redis://:secret@127.0.0.1:6379/3`: the same
+   * database, not database 0), or `redis://127.0.0.1:<port>` when the template names another server.
+   */
   async start(): Promise<string> {
     this.#server = createServer((client) => {
       const upstream = connect(this.target);
@@ -32,7 +43,18 @@ export class FreezingProxy {
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
-    return `redis://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this.#urlOf((this.#server.address() as AddressInfo).port);
+  }
+
+  /** The proxy's URL on `port`: the template's, when it names the target, with the proxy's address. */
+  #urlOf(port: number): string {
+    const template = this.template !== undefined && URL.canParse(this.template) ? new URL(this.template) : undefined;
+    const namesTarget = template !== undefined && /^rediss?:$/.test(template.protocol)
+      && template.hostname === this.target.host && Number(template.port || 6379) === this.target.port;
+    if (!namesTarget) return `redis://127.0.0.1:${port}`;
+    template.hostname = '127.0.0.1';
+    template.port = String(port);
+    return template.href;
   }
 
   /** Holds everything back from now on. */

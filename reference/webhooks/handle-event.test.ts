@@ -1,10 +1,10 @@
-// Unit tests for applying verified events: charges without a PaymentIntent, and reversals kept outside the transaction log.
+// Unit tests for applying verified events: charges without a PaymentIntent, reversals kept outside the transaction log, top-ups of another store.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ProcessorEvent } from '../processor/processor.ts';
 import { normalizeStripeEvent } from '../processor/stripe-events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { applyProcessorEvent } from './handle-event.ts';
+import { applyProcessorEvent, OTHER_STORE } from './handle-event.ts';
 
 const CLIENT = 'd'.repeat(64);
 
@@ -47,5 +47,27 @@ describe('reversals are not transaction records (CR-11.7, CR-14.11)', () => {
     for (const event of reversals('pi_1')) await applyProcessorEvent(store, event);
     expect(await store.getClient(CLIENT)).toMatchObject({ balances: { usd: -500 } });
     expect((await store.listTransactions?.(CLIENT))?.map((record) => record.type)).toEqual(['topup', 'deduction']);
+  });
+});
+
+describe('top-ups charged under another store id (CR-14.13)', () => {
+  /** A verified `payment_intent.succeeded` of a top-up of 50000 units whose metadata names `storeId` (none when undefined). */
+  const succeeded = (paymentIntentId: string, storeId?: string): ProcessorEvent => ({
+    id: `evt_${paymentIntentId}`, type: 'payment_intent.succeeded', paymentIntentId,
+    topUp: { clientId: CLIENT, units: 50_000, currency: 'usd', ...(storeId === undefined ? {} : { storeId }) },
+  });
+
+  it('CR-14.13 acknowledges and does not credit a PaymentIntent of another store, or of this one before a reset', async () => {
+    const store = new MemoryStore({ storeId: 'store-now' });
+    expect(await applyProcessorEvent(store, succeeded('pi_before', 'store-before'))).toEqual({ action: 'ignored', reason: OTHER_STORE });
+    expect(await store.getClient(CLIENT)).toBeNull();
+    expect(await store.hasCredit?.('pi_before')).toBe(false);
+  });
+
+  it('CR-14.13 credits a PaymentIntent of this store, and one made before PaymentIntents named their store', async () => {
+    const store = new MemoryStore({ storeId: 'store-now' });
+    expect(await applyProcessorEvent(store, succeeded('pi_now', 'store-now'))).toMatchObject({ action: 'credited', balance: 50_000 });
+    expect(await applyProcessorEvent(store, succeeded('pi_old'))).toMatchObject({ action: 'credited', balance: 100_000 });
+    expect(await applyProcessorEvent(store, succeeded('pi_now', 'store-now'))).toMatchObject({ action: 'already_credited', balance: 100_000 });
   });
 });

@@ -3,8 +3,12 @@ import { UNITS_PER_MINOR } from '../protocol/constants.ts';
 import type { ProcessorEvent } from '../processor/processor.ts';
 import { NOT_A_TOP_UP } from '../processor/top-up-metadata.ts';
 import type { WebhookStore } from '../stores/capabilities.ts';
+import { isStoreReset } from '../stores/store-identity.ts';
 
 export type { WebhookStore };
+
+/** Why a top-up whose PaymentIntent names a store id the store does not hold (any more) is not credited. */
+export const OTHER_STORE = 'the PaymentIntent was charged under another store id: another store, or this store before it was reset';
 
 /** What handling one event did. */
 export type WebhookOutcome =
@@ -21,8 +25,11 @@ export async function applyProcessorEvent(store: WebhookStore, event: ProcessorE
   switch (event.type) {
     case 'payment_intent.succeeded': {
       if (event.topUp === null) return { action: 'ignored', reason: event.ignoredBecause ?? NOT_A_TOP_UP };
-      const { clientId, units, currency } = event.topUp;
-      const result = await store.creditTopUp({ clientId, currency, amount: units, paymentIntentId: event.paymentIntentId });
+      const { clientId, units, currency, storeId } = event.topUp;
+      const credit = { clientId, currency, amount: units, paymentIntentId: event.paymentIntentId, ...(storeId === undefined ? {} : { storeId }) };
+      // A PaymentIntent of another store, or of this store before it was reset, is acknowledged and not credited (CR-14.13).
+      const result = await store.creditTopUp(credit).catch((error: unknown) => (isStoreReset(error) ? null : Promise.reject(error)));
+      if (result === null) return { action: 'ignored', reason: OTHER_STORE };
       return { action: result.credited ? 'credited' : 'already_credited', paymentIntentId: event.paymentIntentId, clientId, balance: result.balance };
     }
     case 'charge.refunded':
