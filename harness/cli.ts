@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `credit402-conformance conformance|client|profile|coverage|compare`: the conformance kit's command line (see harness/README.md).
+// `credit402-conformance conformance|history|client|profile|coverage|compare`: the conformance kit's command line (see harness/README.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCoverage } from './coverage.ts';
+import { runHistories } from './history/run.ts';
 import { runCompare } from './report/compare.ts';
 import { KIT, parseRunnerArgs, USAGE, UsageError } from './runner/cli-options.ts';
 import { CLIENT_USAGE, parseClientArgs } from './runner/client-options.ts';
+import { HISTORY_USAGE, parseHistoryArgs } from './runner/history-options.ts';
 import { runClientConformance } from './runner/client-run.ts';
 import { PROFILE_PATH, profileComment } from './runner/profile.ts';
 import { runConformance } from './runner/run.ts';
@@ -14,6 +16,8 @@ const COMMANDS = `usage: ${KIT} <command> [options]
 
 commands
   conformance   run the suite against a target: --target URL or --target-cmd "CMD" (--help for all options)
+  history       drive generated histories against a target and check them against a ledger model:
+                --target URL or --target-cmd "CMD" [--seed N] [--ops N] [--runs N] [--seconds S] (--help)
   client        run the client suite against an HTTP client through its driver: --client-cmd "CMD"
                 (--help for all options; harness/docs/client-driver.md is the driver contract)
   profile       print the conformance profile a target must load (the reminder goes to stderr)
@@ -37,6 +41,14 @@ async function main(args: string[]): Promise<number> {
         return 0;
       }
       return runConformance(parsed.options);
+    }
+    case 'history': {
+      const parsed = parseHistoryArgs(rest);
+      if (parsed.kind === 'help') {
+        console.log(HISTORY_USAGE);
+        return 0;
+      }
+      return runHistories(parsed.options);
     }
     case 'client': {
       const parsed = parseClientArgs(rest);
@@ -62,7 +74,7 @@ async function main(args: string[]): Promise<number> {
       console.log(COMMANDS);
       return command === undefined ? 2 : 0;
     default:
-      throw new UsageError(`unknown command "${command}"; the commands are conformance, client, profile, coverage and compare`);
+      throw new UsageError(`unknown command "${command}"; the commands are conformance, history, client, profile, coverage and compare`);
   }
 }
 

@@ -84,20 +84,23 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
+/** A whole-number option from `min` to `max`; undefined when absent. */
+export function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= min && number <= max)) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${value}"`);
   return number;
 }
 
-function httpUrl(name: string, value: string | undefined): string | undefined {
+/** An http(s) URL option without its trailing slashes; undefined when absent. */
+export function httpUrl(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!/^https?:\/\/[^/]+/.test(value) || !URL.canParse(value)) throw new UsageError(`--${name} must be an http(s) URL; got "${value}"`);
   return value.replace(/\/+$/, '');
 }
 
-function declared(file: string | undefined, items: readonly string[]): Declarations {
+/** The declarations of `--declare-file` and `--declare` (the latter win). */
+export function declared(file: string | undefined, items: readonly string[]): Declarations {
   try {
     const fromFile = file === undefined ? {} : (JSON.parse(readFileSync(file, 'utf8')) as unknown);
     if (typeof fromFile !== 'object' || fromFile === null) throw new DeclarationError(`${file} must hold a JSON object`);
@@ -108,7 +111,8 @@ function declared(file: string | undefined, items: readonly string[]): Declarati
   }
 }
 
-function targetChoice(values: Record<string, string | boolean | string[] | undefined>): TargetChoice {
+/** The target of `--target` or `--target-cmd`: exactly one. */
+export function targetChoice(values: Record<string, string | boolean | string[] | undefined>): TargetChoice {
   const url = httpUrl('target', values.target as string | undefined);
   const command = values['target-cmd'] as string | undefined;
   if (url !== undefined && command !== undefined) throw new UsageError('use either --target or --target-cmd, not both');
@@ -122,7 +126,7 @@ function targetChoice(values: Record<string, string | boolean | string[] | undef
  * The `gateway` capability needs a target the runner starts (it learns the upstream's URL from CREDIT402_UPSTREAM_URL)
  * and the scenarios in the runner's process (they control the upstream the runner owns, never from a worker process).
  */
-function gatewayRunnable(target: TargetChoice, parallel: number): void {
+export function gatewayRunnable(target: TargetChoice, parallel: number): void {
   if (target.kind !== 'command') throw new UsageError('capabilities=gateway needs --target-cmd: the gateway is started in front of the kit\'s upstream (CREDIT402_UPSTREAM_URL)');
   if (parallel > 0) throw new UsageError('capabilities=gateway runs the scenarios in the runner\'s process, which owns the upstream: leave out --parallel');
 }

@@ -1,0 +1,258 @@
+// Runs one history against the target: fresh cards, each operation sent and judged by the ledger, then the balances probed and the emulator's journal reconciled.
+import { createHmac, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { controlUrlOf, EmulatorControl } from 'credit402-stripe-emulator';
+import type { JournalEntry } from 'credit402-stripe-emulator';
+import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
+import { ControlRoutes, type StoreFaultSpec } from '../world/control-routes.ts';
+import { type CallOutcome, type JournalCharge, Ledger, type Observation, type Violation } from './ledger.ts';
+import { type Call, CARDS, describeCall, describeOperation, type HistoryRoute, type Operation } from './operations.ts';
+import { askHandled, type HistoryExchange, send } from './wire.ts';
+
+/** What every history of a run shares: the target, the emulator, the profile's routes and keys, the capabilities. */
+export interface HistoryEnvironment {
+  targetUrl: string;
+  emulatorUrl: string;
+  routes: readonly HistoryRoute[];
+  keys: { publishable: string; secret: string };
+  serverSecret: string;
+  handledPath: string;
+  storeFaults: boolean;
+  /** How long a store fault of mode `delay` holds the deduction (below the profile's maxStoreWaitMs). */
+  faultDelayMs: number;
+  requestTimeoutMs: number;
+}
+
+/** What one history did and found. */
+export interface HistoryResult {
+  operations: Operation[];
+  exchanges: HistoryExchange[];
+  /** The emulator's PaymentIntent creations of this history's cards. */
+  journal: JournalEntry[];
+  violation?: Violation & { at: string; failedOp?: number };
+  /** Set when the handled route is missing (handler runs unjudged) or the model stopped judging. */
+  notes: string[];
+  durationMs: number;
+}
+
+/** One card of a history: created at the emulator on first use, with a second payment method when asked for. */
+interface HistoryCard {
+  number: string;
+  methods: string[];
+  clientId: string;
+}
+
+/** The metadata key of the credited units on a PaymentIntent (CR-7.17). */
+const TOP_UP_METADATA = 'credit402_top_up_units';
+
+/** Newest journal sequence number read by this process: each history reads only what is newer. */
+let journalCursor = 0;
+
+function routeOf(environment: HistoryEnvironment, key: string): HistoryRoute {
+  const route = environment.routes.find((candidate) => candidate.key === key);
+  if (!route) throw new Error(`the history names ${key}, which is not a route of the profile`);
+  return route;
+}
+
+/** Runs `operations` against the target; resolves with the first invariant broken, if any, and the transcript. */
+export async function executeHistory(operations: Operation[], environment: HistoryEnvironment): Promise<HistoryResult> {
+  const startedAt = Date.now();
+  const nonce = randomBytes(4).toString('hex');
+  const cards: Array<HistoryCard | undefined> = [];
+  const numbers: string[] = [];
+  const ledger = new Ledger(CARDS);
+  const control = new ControlRoutes(environment.targetUrl);
+  const emulator = new EmulatorControl(controlUrlOf(environment.emulatorUrl));
+  const exchanges: HistoryExchange[] = [];
+  const notes: string[] = [];
+  const touched = new Set<string>();
+  const faulted = new Set<number>();
+  let handledRoute = true;
+  const since = journalCursor;
+
+  const creating = new Map<string, Promise<string>>();
+  /** A payment method of `number`, created once even when calls sent together ask for it at once. */
+  const paymentMethod = (number: string, method: number, make: () => Promise<string>): Promise<string> => {
+    const key = `${number} ${method}`;
+    let made = creating.get(key);
+    if (!made) {
+      made = make();
+      creating.set(key, made);
+    }
+    return made;
+  };
+  const card = async (index: number, method = 0): Promise<HistoryCard> => {
+    numbers[index] ??= uniqueCardNumber();
+    const number = numbers[index];
+    const first = await paymentMethod(number, 0, async () => {
+      const created = await createPaymentMethod(environment.emulatorUrl, environment.keys, number);
+      const clientId = createHmac('sha256', Buffer.from(environment.serverSecret, 'utf8')).update(Buffer.from(created.fingerprint, 'utf8')).digest('hex');
+      cards[index] = { number, methods: [created.paymentMethodId], clientId };
+      return created.paymentMethodId;
+    });
+    const found = cards[index] as HistoryCard;
+    if (method > 0) found.methods[method] = await paymentMethod(number, method, async () => (await createPaymentMethod(environment.emulatorUrl, environment.keys, number)).paymentMethodId);
+    found.methods[0] = first;
+    return found;
+  };
+  const rid = (value: number | undefined): string | undefined => (value === undefined ? undefined : `h${nonce}r${value}`);
+
+  const request = async (call: Call): Promise<{ route: HistoryRoute; payment: Record<string, unknown> }> => {
+    const route = routeOf(environment, call.route);
+    const holder = await card(call.card, call.pay?.method ?? 0);
+    const requestId = rid(call.rid);
+    const payment: Record<string, unknown> = call.pay
+      ? { paymentMethodId: holder.methods[call.pay.method], ...(call.pay.topUp === undefined ? {} : { topUpAmount: call.pay.topUp }) }
+      : { clientId: holder.clientId };
+    if (requestId !== undefined) payment.requestId = requestId;
+    touched.add(`${call.card} ${route.currency}`);
+    return { route, payment };
+  };
+
+  /** Classifies an answer and checks its handler runs (CR-1.1, CR-4.6); the check's violation, if any. */
+  const judge = (exchange: HistoryExchange, route: HistoryRoute, label: string): { outcome: CallOutcome } | { violation: Violation } => {
+    const successful = exchange.paymentResponse?.success === true;
+    const runs = exchange.handled;
+    const failingAnswer = route.failing !== undefined && exchange.status !== undefined && exchange.status >= 500 && exchange.errorCode !== 'service_unavailable';
+    if (runs !== undefined && runs > 1) return { violation: { ids: ['CR-1.1'], message: `${label}: its handler ran ${runs} times; a served request's handler runs once` } };
+    if (exchange.status === undefined) return { outcome: 'unknown' };
+    const servedAnswer = (exchange.status >= 200 && exchange.status < 300 && successful) || (failingAnswer && successful);
+    if (runs === 1) {
+      if (!servedAnswer && !failingAnswer && !(exchange.status >= 200 && exchange.status < 300)) {
+        return { violation: { ids: ['CR-4.6'], message: `${label}: answered ${exchange.status}${exchange.errorCode ? ` ${exchange.errorCode}` : ''}, and its handler ran although the request was not served` } };
+      }
+      return { outcome: 'served' };
+    }
+    if (runs === 0 && servedAnswer) return { violation: { ids: ['CR-1.1'], message: `${label}: answered ${exchange.status} with a successful payment-response, but its handler never ran` } };
+    if (runs === undefined && servedAnswer) return { outcome: 'served' };
+    if (runs === undefined && failingAnswer) return { outcome: 'unknown' };
+    if (exchange.status === 402 && exchange.challenge) return { outcome: 'challenge' };
+    if (exchange.status === 402 && exchange.errorCode === 'invalid_payment') return { outcome: 'invalid' };
+    if (exchange.status === 503 && exchange.errorCode === 'service_unavailable') return { outcome: 'unavailable' };
+    return { outcome: 'refused' };
+  };
+
+  /** The ledger's observation of one exchange, or the handler-run or identity check it fails. */
+  const observation = (exchange: HistoryExchange, call: Call | undefined, route: HistoryRoute, label: string, cardIndex: number, malformed = false): Observation | Violation => {
+    const judged = judge(exchange, route, label);
+    if ('violation' in judged) return judged.violation;
+    const response = exchange.paymentResponse;
+    const credits = response?.creditsRemaining;
+    const chargeId = response?.chargeId;
+    const holder = cards[cardIndex];
+    if (judged.outcome === 'served' && response?.success === true && holder && response.clientId !== holder.clientId) {
+      return { ids: [call?.pay ? 'CR-7.3' : 'CR-6.2'], message: `${label}: served with clientId ${String(response.clientId)}, not the card's ${holder.clientId}` };
+    }
+    const payment = exchange.payment ?? {};
+    return {
+      label,
+      card: cardIndex,
+      route: route.key,
+      price: route.price,
+      currency: route.currency,
+      ...(typeof payment.requestId === 'string' ? { rid: payment.requestId } : {}),
+      ...(call?.pay ? { topUp: call.pay.topUp ?? route.minTopUp } : {}),
+      ...(malformed ? { malformed } : {}),
+      outcome: judged.outcome,
+      ...(Number.isSafeInteger(credits) && judged.outcome === 'served' ? { creditsRemaining: credits as number } : {}),
+      ...(typeof chargeId === 'string' && judged.outcome === 'served' ? { chargeId } : {}),
+    };
+  };
+
+  const finish = async (violation?: Violation, at?: string, failedOp?: number): Promise<HistoryResult> => {
+    const journal = await paymentIntents(emulator, since, cards);
+    const found = violation ? { violation: { ...violation, at: at ?? '', ...(failedOp === undefined ? {} : { failedOp }) } } : {};
+    return { operations, exchanges, journal, ...found, notes, durationMs: Date.now() - startedAt };
+  };
+  const asked = async (batch: HistoryExchange[]): Promise<void> => {
+    if (handledRoute && !(await askHandled(environment.targetUrl, environment.handledPath, batch))) {
+      handledRoute = false;
+      notes.push(`the target has no handled route (${environment.handledPath}): handler runs were not judged`);
+    }
+  };
+
+  for (const [index, operation] of operations.entries()) {
+    const label = `op ${index} (${describeOperation(operation)})`;
+    if (operation.op === 'fault') {
+      if (!environment.storeFaults) continue;
+      const holder = await card(operation.card);
+      const spec: StoreFaultSpec = { clientId: holder.clientId, operation: 'deductBalance', count: 1 };
+      if (operation.mode === 'replyLost') spec.replyLost = true;
+      if (operation.mode === 'delay') spec.delayMs = environment.faultDelayMs;
+      await control.armStoreFault(spec);
+      faulted.add(operation.card);
+      ledger.faulted(operation.card);
+      continue;
+    }
+    if (operation.op === 'malformed') {
+      const route = environment.routes.find((candidate) => candidate.method === 'POST' && candidate.failing === undefined);
+      if (!route) continue;
+      const holder = await card(operation.card);
+      touched.add(`${operation.card} ${route.currency}`);
+      const payment: Record<string, unknown> = { clientId: holder.clientId, ...(operation.rid === undefined ? {} : { requestId: rid(operation.rid) }) };
+      const exchange = await send(environment.targetUrl, { method: route.method, target: route.path, payment, body: '{"text": "unterminated' }, index, startedAt, environment.requestTimeoutMs);
+      exchanges.push(exchange);
+      await asked([exchange]);
+      const seen = observation(exchange, undefined, route, label, operation.card, true);
+      const violation = 'ids' in seen ? seen : ledger.observe(seen);
+      if (violation) return finish(violation, label, index);
+      continue;
+    }
+    const calls = operation.op === 'call' ? [operation.call] : operation.calls;
+    const prepared = await Promise.all(calls.map(request));
+    const batch = await Promise.all(
+      prepared.map(({ route, payment }) => send(environment.targetUrl, { method: route.method, target: route.path, payment }, index, startedAt, environment.requestTimeoutMs)),
+    );
+    exchanges.push(...batch);
+    await asked(batch);
+    const seen = batch.map((exchange, at) => {
+      const call = calls[at] as Call;
+      return observation(exchange, call, (prepared[at] as { route: HistoryRoute }).route, calls.length === 1 ? label : `op ${index}.${at} (${describeCall(call)})`, call.card);
+    });
+    const failed = seen.find((item): item is Violation => 'ids' in item);
+    if (failed) return finish(failed, label, index);
+    const observations = seen as Observation[];
+    const violation = calls.length === 1 ? ledger.observe(observations[0] as Observation) : ledger.observeTogether(observations);
+    if (violation) return finish(violation, label, index);
+  }
+
+  // The store is back: faults removed, then each balance the history touched read by a spend on its cheapest route.
+  for (const index of faulted) await control.clearStoreFaults((cards[index] as HistoryCard).clientId);
+  if (faulted.size > 0) await sleep(environment.faultDelayMs + 100);
+  for (const key of touched) {
+    const [cardText, currency] = key.split(' ');
+    const cardIndex = Number(cardText);
+    const route = [...environment.routes].filter((candidate) => candidate.currency === currency && candidate.failing === undefined && candidate.method === 'GET').sort((a, b) => a.price - b.price)[0]
+      ?? [...environment.routes].filter((candidate) => candidate.currency === currency && candidate.failing === undefined).sort((a, b) => a.price - b.price)[0];
+    const holder = cards[cardIndex];
+    if (!route || !holder) continue;
+    const label = `the closing read of card ${cardIndex}'s ${currency} balance (a spend on ${route.key})`;
+    const exchange = await send(environment.targetUrl, { method: route.method, target: route.path, payment: { clientId: holder.clientId } }, 'probe', startedAt, environment.requestTimeoutMs);
+    exchanges.push(exchange);
+    await asked([exchange]);
+    const seen = observation(exchange, undefined, route, label, cardIndex);
+    const violation = 'ids' in seen ? seen : ledger.observe(seen);
+    if (violation) return finish(violation, label);
+  }
+  const result = await finish();
+  const charges: JournalCharge[] = [];
+  for (const entry of result.journal) {
+    const intent = entry.response as { id?: unknown; status?: unknown; currency?: unknown; metadata?: Record<string, unknown> } | null;
+    const cardIndex = cards.findIndex((holder) => holder !== undefined && intent?.metadata !== undefined && Object.values(intent.metadata).includes(holder.clientId));
+    if (intent?.status !== 'succeeded' || typeof intent.id !== 'string' || cardIndex < 0 || charges.some((charge) => charge.id === intent.id)) continue;
+    charges.push({ card: cardIndex, id: intent.id, currency: String(intent.currency), units: Number(intent.metadata?.[TOP_UP_METADATA] ?? Number.NaN) });
+  }
+  const violation = ledger.reconcile(charges);
+  if (ledger.gaveUp) notes.push(ledger.gaveUp);
+  return violation ? { ...result, violation: { ...violation, at: "the end: the emulator's journal against the credits" } } : result;
+}
+
+/** The PaymentIntent creations of the history's cards in the journal after `since`, once none is in flight. */
+async function paymentIntents(emulator: EmulatorControl, since: number, cards: ReadonlyArray<HistoryCard | undefined>): Promise<JournalEntry[]> {
+  const deadline = Date.now() + 15_000;
+  while ((await emulator.inFlight()).count > 0 && Date.now() < deadline) await sleep(20);
+  const entries = await emulator.journal({ method: 'POST', path: '/v1/payment_intents', since });
+  for (const entry of entries) journalCursor = Math.max(journalCursor, entry.seq);
+  const ids = cards.filter((holder): holder is HistoryCard => holder !== undefined).map((holder) => holder.clientId);
+  return entries.filter((entry) => ids.some((id) => JSON.stringify(entry.params).includes(id)));
+}
