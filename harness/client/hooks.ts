@@ -1,6 +1,6 @@
 // Client scenario hooks: the scenario's level, capabilities and judging, a fresh server script and client, the failure transcript.
 import { After, Before, setDefaultTimeout, Status } from '@cucumber/cucumber';
-import { VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
+import { CHECKS_MEDIA_TYPE, checksBody, VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
 import { beginChecks, endChecks } from '../world/check.ts';
 import { requiredCapabilities } from '../world/declarations.ts';
 import { rank, scenarioLevel } from '../world/levels.ts';
@@ -59,7 +59,9 @@ Before(async function (this: ClientWorld, { pickle }) {
 });
 
 After(function (this: ClientWorld, { result }) {
-  const deferred = endChecks()?.deferred ?? [];
+  const checks = endChecks();
+  const deferred = checks?.deferred ?? [];
+  if (checks) this.attach(checksBody(checks.checked), CHECKS_MEDIA_TYPE);
   if ((result?.status === Status.FAILED || deferred.length > 0) && this.tags.length > 0) this.attach(formatClientTranscript(this), 'text/plain');
   if (deferred.length > 0) throw new Error(`after the scenario's steps:\n${deferred.map((failure) => failure.message).join('\n')}`);
 });

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nameImplementations, renderComparison, runCompare } from './compare.ts';
+import { nameImplementations, renderComparison, rowShown, runCompare } from './compare.ts';
 import type { RunSummary } from './run-summary.ts';
 import { readRequirements } from './spec-requirements.ts';
 
@@ -20,8 +20,9 @@ const cells = (html: string, id: string): string[] => [...row(html, id).matchAll
 describe('renderComparison', () => {
   const html = renderComparison([{ name: 'reference', summary: fixture('passing') }, { name: 'round-down', summary: fixture('failing') }], requirements);
 
-  it('has one column per implementation, in order, with its counts', () => {
-    expect(html).toMatch(/<th class="impl">reference<br><span class="muted mono">node reference\/self-test\/target.ts<\/span><br><span class="ok">4 passed<\/span>[\s\S]*<th class="impl">round-down/);
+  it('has one column per implementation, in order, with its counts and no command line', () => {
+    expect(html).toMatch(/<th class="impl">reference<br><span class="ok">4 passed<\/span>[\s\S]*<th class="impl">round-down/);
+    expect(html).not.toContain('node reference/self-test/target.ts');
   });
 
   it('puts the levels of each implementation first', () => {
@@ -42,11 +43,38 @@ describe('renderComparison', () => {
   });
 });
 
+describe('filters', () => {
+  const two = [{ name: 'reference', summary: fixture('passing') }, { name: 'round-down', summary: fixture('failing') }];
+  const rows = (html: string): string[] => [...html.matchAll(/<tr id="req-(CR-[\d.]+)"/g)].map((match) => match[1] ?? '');
+
+  it('keeps the rows of the levels asked for, and their level lines only', () => {
+    const html = renderComparison(two, requirements, undefined, { levels: ['strict'] });
+    expect(rows(html).length).toBeGreaterThan(0);
+    expect(rows(html).every((id) => requirements.find((requirement) => requirement.id === id)?.level === 'strict')).toBe(true);
+    expect(html).not.toContain('<tr><th><span class="lvl">wire');
+    expect(html).toContain('Shown: requirements of level strict.');
+  });
+
+  it('keeps the rows with a status in some column, or whose statuses differ', () => {
+    expect(rows(renderComparison(two, requirements, undefined, { statuses: ['failed'] }))).toEqual(['CR-7.14']);
+    expect(rows(renderComparison(two, requirements, undefined, { differ: true }))).toEqual(['CR-1.3', 'CR-7.14', 'CR-7.21', 'CR-9.3']);
+    expect(rowShown('wire', ['passed', 'passed'], { differ: true })).toBe(false);
+    expect(rowShown('wire', ['passed', 'not-run'], { differ: true, levels: ['wire'], statuses: ['not-run'] })).toBe(true);
+  });
+});
+
 describe('nameImplementations', () => {
-  it("names a column after its directory, or after the run's target when directories share a name", () => {
-    const run = (directory: string, target?: string) => ({ directory, summary: { ...fixture('passing'), target } as RunSummary });
+  const run = (directory: string, extra: Partial<RunSummary> = {}) => ({ directory, summary: { ...fixture('passing'), ...extra } as RunSummary });
+
+  it('names a column after its directory, with its parent folder where directories share a name, never after a command line', () => {
     expect(nameImplementations([run('/r/python'), run('/r/go')])).toEqual(['python', 'go']);
-    expect(nameImplementations([run('/a/reports', 'python app.py'), run('/b/reports'), run('/c/x')])).toEqual(['python app.py', 'b/reports', 'x']);
+    expect(nameImplementations([run('/a/reports', { target: 'python app.py' }), run('/b/reports'), run('/c/x')])).toEqual(['a/reports', 'b/reports', 'x']);
+  });
+
+  it('prefers the --name given for the run, then the name its target declared', () => {
+    expect(nameImplementations([run('/a/reports', { name: 'express-port' }), run('/b/reports')], [])).toEqual(['express-port', 'reports']);
+    expect(nameImplementations([run('/a/reports', { name: 'express-port' }), run('/b/reports')], ['mine', 'theirs'])).toEqual(['mine', 'theirs']);
+    expect(nameImplementations([run('/a/reports'), run('/b/reports')], ['mine'])).toEqual(['mine', 'reports']);
   });
 });
 
@@ -68,6 +96,24 @@ describe('runCompare', () => {
     expect(html).toContain('<a href="../round%20down/conformance.html">round down</a>');
     expect(html).toContain('href="../round%20down/conformance.html#req-CR-7.14"');
     expect(lines.join('\n')).toContain('2 implementations (reference, round down)');
+  });
+
+  it('names the columns by --name and filters the rows', () => {
+    const lines: string[] = [];
+    const out = join(root, 'named.html');
+    expect(runCompare([join(root, 'reference'), join(root, 'round down'), '--name', 'ref', '--name', 'floor', '--status', 'failed', '--level', 'wire,strict', '--out', out], (line) => lines.push(line))).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(lines.join('\n')).toContain('2 implementations (ref, floor)');
+    expect([...html.matchAll(/<tr id="req-(CR-[\d.]+)"/g)].map((match) => match[1])).toEqual(['CR-7.14']);
+  });
+
+  it('refuses more --name than directories, and an unknown level or status', () => {
+    const lines: string[] = [];
+    expect(runCompare([join(root, 'reference'), '--name', 'a', '--name', 'b'], (line) => lines.push(line))).toBe(2);
+    expect(runCompare([join(root, 'reference'), '--level', 'loose'], (line) => lines.push(line))).toBe(2);
+    expect(runCompare([join(root, 'reference'), '--status', 'green'], (line) => lines.push(line))).toBe(2);
+    expect(runCompare([join(root, 'reference'), '--colour'], (line) => lines.push(line))).toBe(2);
+    expect(lines.join('\n')).toMatch(/one --name per directory[\s\S]*--level must be one of wire, strict, robust; got "loose"[\s\S]*--status must be one of[\s\S]*green/);
   });
 
   it('fails with exit code 2 and names the directory without a summary', () => {

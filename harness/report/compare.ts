@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KIT } from '../runner/cli-options.ts';
-import { badge, escapeHtml, htmlPage, levelState, requirementStatus, STATUS_LABEL } from './html-page.ts';
+import { badge, escapeHtml, htmlPage, levelState, requirementStatus, STATUS_LABEL, type RequirementStatus } from './html-page.ts';
 import type { RequirementVerdict, RunSummary } from './run-summary.ts';
-import { judgedInMode, LEVELS, readRequirements, type Requirement } from './spec-requirements.ts';
+import { judgedInMode, LEVELS, readRequirements, type Level, type Requirement } from './spec-requirements.ts';
 
 /** One column: a run's summary and where its HTML report is. */
 export interface Implementation {
@@ -15,16 +15,32 @@ export interface Implementation {
   report?: string;
 }
 
+/** Which rows the page shows: requirements of these levels, with one of these statuses somewhere, or that differ. */
+export interface RowFilter {
+  levels?: readonly Level[];
+  statuses?: readonly RequirementStatus[];
+  /** Only rows whose status is not the same for every implementation. */
+  differ?: boolean;
+}
+
+const STATUSES = Object.keys(STATUS_LABEL) as RequirementStatus[];
+
 /** Usage of the command (the kit's `compare --help`). */
-export const COMPARE_USAGE = `usage: ${KIT} compare <reports dir>… [--out FILE]
+export const COMPARE_USAGE = `usage: ${KIT} compare <reports dir>… [--name NAME]… [--level L] [--status S] [--differ] [--out FILE]
 
 Puts the runs side by side in one self-contained HTML page: each reports directory (or
-conformance-summary.json file) is a column, named after its directory, or after the run's
-target when two directories share a name; every requirement of spec/protocol.md is a row
-(passed, failed, not reached, inconclusive or not run), under each implementation's levels.
+conformance-summary.json file) is a column, named by --name (one per directory, in order),
+else by the name the target declared (--declare name=NAME when it was run), else after its
+directory; every requirement of spec/protocol.md is a row (passed, failed, not reached,
+inconclusive or not run), under each implementation's levels.
 
-  --out FILE    where the page goes (default: matrix.html)
-  -h, --help    print this text and exit`;
+  --name NAME      the next directory's column (repeat it, one per directory)
+  --level L        only requirements of these levels (wire, strict, robust; comma-separated or repeated)
+  --status S       only requirements with this status in some column (${STATUSES.join(', ')};
+                   comma-separated or repeated)
+  --differ         only requirements whose status differs between the columns
+  --out FILE       where the page goes (default: matrix.html)
+  -h, --help       print this text and exit`;
 
 /** Reads a reports directory's conformance-summary.json (or the summary file itself); throws with the path on a problem. */
 export function readImplementation(path: string): Omit<Implementation, 'name'> & { directory: string } {
@@ -45,17 +61,38 @@ export function readImplementation(path: string): Omit<Implementation, 'name'> &
   return { summary: { ...summary, scenarios: summary.scenarios ?? [] }, directory, ...(existsSync(report) ? { report } : {}) };
 }
 
-/** Column names: the directory's basename; the run's target (or the parent folder) where basenames repeat. */
-export function nameImplementations(runs: ReadonlyArray<{ directory: string; summary: RunSummary }>): string[] {
-  const base = runs.map((run) => basename(run.directory));
+/**
+ * Column names: the `--name` given for the run, else the name its target declared (`name` in the summary), else the
+ * directory's basename, with its parent folder where basenames repeat. Never the target's command line.
+ */
+export function nameImplementations(runs: ReadonlyArray<{ directory: string; summary: RunSummary }>, given: readonly string[] = []): string[] {
+  const base = runs.map((run, index) => given[index] ?? run.summary.name ?? basename(run.directory));
   return runs.map((run, index) => {
-    if (base.filter((name) => name === base[index]).length === 1) return base[index] ?? '';
-    return run.summary.target ?? run.directory.split(sep).slice(-2).join('/');
+    const name = base[index] ?? '';
+    if (given[index] !== undefined || run.summary.name !== undefined || base.filter((other) => other === name).length === 1) return name;
+    return run.directory.split(sep).slice(-2).join('/');
   });
 }
 
-function levelRows(implementations: readonly Implementation[]): string {
-  return LEVELS.map((level) => {
+/** Whether a row passes the filter, given its level and each implementation's status. */
+export function rowShown(level: Level, statuses: readonly RequirementStatus[], filter: RowFilter): boolean {
+  if (filter.levels && filter.levels.length > 0 && !filter.levels.includes(level)) return false;
+  if (filter.statuses && filter.statuses.length > 0 && !statuses.some((status) => filter.statuses?.includes(status))) return false;
+  return !filter.differ || new Set(statuses).size > 1;
+}
+
+/** The filter in words, for the page. */
+function describeFilter(filter: RowFilter): string {
+  const parts = [
+    filter.levels?.length ? `level ${filter.levels.join(' or ')}` : '',
+    filter.statuses?.length ? `${filter.statuses.map((status) => STATUS_LABEL[status]).join(' or ')} in some column` : '',
+    filter.differ ? 'a status that differs between the columns' : '',
+  ].filter(Boolean);
+  return parts.length === 0 ? '' : ` Shown: requirements of ${parts.join(', with ')}.`;
+}
+
+function levelRows(implementations: readonly Implementation[], levels: readonly Level[]): string {
+  return levels.map((level) => {
     const cells = implementations.map((implementation) => {
       const verdict = implementation.summary.levels.find((one) => one.level === level);
       if (!verdict) return `<td class="cell">${badge('not-run', 'not run')}</td>`;
@@ -75,7 +112,12 @@ function cell(verdict: RequirementVerdict | undefined, href: string | undefined)
 }
 
 /** Renders the comparison page; `hrefOf` links a cell to the implementation's own report (relative to the page). */
-export function renderComparison(implementations: readonly Implementation[], specRequirements: readonly Requirement[], hrefOf: (implementation: Implementation) => string | undefined = () => undefined): string {
+export function renderComparison(
+  implementations: readonly Implementation[],
+  specRequirements: readonly Requirement[],
+  hrefOf: (implementation: Implementation) => string | undefined = () => undefined,
+  filter: RowFilter = {},
+): string {
   // Client runs are compared on the (client) requirements, server runs on all the others.
   const mode = implementations.length > 0 && implementations.every(({ summary }) => summary.mode === 'client') ? 'client' : 'server';
   const requirements = specRequirements.filter((requirement) => judgedInMode(requirement, mode));
@@ -93,10 +135,10 @@ export function renderComparison(implementations: readonly Implementation[], spe
     const href = hrefOf(implementation);
     const name = href ? `<a href="${escapeHtml(href)}">${escapeHtml(implementation.name)}</a>` : escapeHtml(implementation.name);
     const { passed, failed } = implementation.summary;
-    const target = implementation.summary.target && implementation.summary.target !== implementation.name ? `<br><span class="muted mono">${escapeHtml(implementation.summary.target)}</span>` : '';
-    return `<th class="impl">${name}${target}<br><span class="ok">${passed} passed</span> · <span class="${failed > 0 ? 'bad' : 'muted'}">${failed} failed</span></th>`;
+    return `<th class="impl">${name}<br><span class="ok">${passed} passed</span> · <span class="${failed > 0 ? 'bad' : 'muted'}">${failed} failed</span></th>`;
   });
-  const body = rows.map((row) => {
+  const shown = rows.filter((row) => rowShown(row.level, verdicts.map((byId) => requirementStatus(byId.get(row.id))), filter));
+  const body = shown.map((row) => {
     const mine = verdicts.map((byId) => byId.get(row.id));
     const failed = mine.some((verdict) => requirementStatus(verdict) === 'failed');
     const cells = mine.map((verdict, index) => {
@@ -107,13 +149,13 @@ export function renderComparison(implementations: readonly Implementation[], spe
   });
   const page = `<header>
 <h1>credit402 conformance: ${implementations.length} implementation${implementations.length === 1 ? '' : 's'} compared</h1>
-<p class="meta">Levels first, then every requirement of spec/protocol.md; a cell links to that implementation's report.</p>
+<p class="meta">Levels first, then the requirements of spec/protocol.md (${shown.length} of ${rows.length} rows); a cell links to that implementation's report.${escapeHtml(describeFilter(filter))}</p>
 </header>
 <section id="levels"><h2>Levels</h2>
 <table class="matrix">
 <thead><tr><th>level</th>${head.join('')}</tr></thead>
 <tbody>
-${levelRows(implementations)}
+${levelRows(implementations, filter.levels?.length ? LEVELS.filter((level) => filter.levels?.includes(level)) : LEVELS)}
 </tbody>
 </table>
 </section>
@@ -131,7 +173,22 @@ ${body.join('\n')}
 
 /** `compare <dir>… --out FILE`: writes the page; resolves to the exit code (2 on a usage mistake or an unreadable summary). */
 export function runCompare(args: readonly string[], say: (line: string) => void = (line) => void process.stderr.write(`${line}\n`)): number {
-  const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const options = {
+    out: { type: 'string' },
+    name: { type: 'string', multiple: true },
+    level: { type: 'string', multiple: true },
+    status: { type: 'string', multiple: true },
+    differ: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof options }>>;
+  try {
+    parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options });
+  } catch (error) {
+    say(`compare: ${(error as Error).message}\n${COMPARE_USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     console.log(COMPARE_USAGE);
     return 0;
@@ -140,6 +197,21 @@ export function runCompare(args: readonly string[], say: (line: string) => void 
     say(`compare: name at least one reports directory\n${COMPARE_USAGE}`);
     return 2;
   }
+  const names = values.name ?? [];
+  if (names.length > positionals.length) {
+    say(`compare: ${names.length} --name for ${positionals.length} reports director${positionals.length === 1 ? 'y' : 'ies'}: one --name per directory, in order`);
+    return 2;
+  }
+  const listed = (items: readonly string[] | undefined): string[] => (items ?? []).flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
+  const levels = listed(values.level);
+  const statuses = listed(values.status).map((status) => (status === 'not reached' ? 'not-reached' : status === 'not run' ? 'not-run' : status));
+  const wrongLevel = levels.find((level) => !(LEVELS as readonly string[]).includes(level));
+  const wrongStatus = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
+  if (wrongLevel !== undefined || wrongStatus !== undefined) {
+    say(`compare: ${wrongLevel !== undefined ? `--level must be one of ${LEVELS.join(', ')}; got "${wrongLevel}"` : `--status must be one of ${STATUSES.join(', ')}; got "${wrongStatus}"`}`);
+    return 2;
+  }
+  const filter: RowFilter = { levels: levels as Level[], statuses: statuses as RequirementStatus[], differ: values.differ === true };
   let runs: Array<ReturnType<typeof readImplementation>>;
   try {
     runs = positionals.map(readImplementation);
@@ -148,12 +220,12 @@ export function runCompare(args: readonly string[], say: (line: string) => void 
     return 2;
   }
   const out = resolve(values.out ?? 'matrix.html');
-  const names = nameImplementations(runs);
-  const implementations = runs.map((run, index) => ({ name: names[index] ?? run.directory, summary: run.summary, ...(run.report ? { report: run.report } : {}) }));
+  const columns = nameImplementations(runs, names);
+  const implementations = runs.map((run, index) => ({ name: columns[index] ?? run.directory, summary: run.summary, ...(run.report ? { report: run.report } : {}) }));
   const hrefOf = (implementation: Implementation): string | undefined =>
     implementation.report && relative(dirname(out), implementation.report).split(sep).map(encodeURIComponent).join('/');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, renderComparison(implementations, readRequirements(), hrefOf));
-  say(`compare: ${implementations.length} implementation${implementations.length === 1 ? '' : 's'} (${names.join(', ')}) → ${out}`);
+  writeFileSync(out, renderComparison(implementations, readRequirements(), hrefOf, filter));
+  say(`compare: ${implementations.length} implementation${implementations.length === 1 ? '' : 's'} (${columns.join(', ')}) → ${out}`);
   return 0;
 }

@@ -9,10 +9,10 @@ import { formatFailure, type ScenarioFailure, type TextAttachment } from './fail
 import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
 import { ProgressLine } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
-import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
+import { failedScenarioIds, formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
 import { judgedInMode, LEVELS, readRequirements, type Level, type RunMode } from './spec-requirements.ts';
 import type { RunSummary, ScenarioRecord } from './run-summary.ts';
-import { NOTICE_MEDIA_TYPE, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
+import { CHECKS_MEDIA_TYPE, NOTICE_MEDIA_TYPE, parseChecks, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
 
 type TestCaseAttempt = ReturnType<Formatter['eventDataCollector']['getTestCaseAttempt']>;
 type ParsedAttempt = ReturnType<typeof formatterHelpers.parseTestCaseAttempt>;
@@ -33,6 +33,8 @@ interface ConsoleReportOptions {
   summaryFile?: string;
   /** What the target is, for the reports. */
   target?: string;
+  /** The name the target declared, for the reports. */
+  name?: string;
 }
 
 export type { RunSummary } from './run-summary.ts';
@@ -103,7 +105,7 @@ export default class ConsoleFormatter extends Formatter {
     const status = attempt.worstTestStepResult.status;
     const tags = attempt.pickle.tags.map((tag) => tag.name);
     const level = scenarioLevel(tags, this.#levelMap);
-    const judgedIds = requirementIds(tags).filter((id) => this.#inMode(id) && LEVELS.indexOf(this.#levels.get(id)?.level ?? 'strict') <= LEVELS.indexOf(this.#runLevel));
+    const judgedIds = requirementIds(tags).filter((id) => this.#inMode(id) && this.#judgedAtRunLevel(id));
     const parsed = formatterHelpers.parseTestCaseAttempt({ testCaseAttempt: attempt, snippetBuilder: this.snippetBuilder, supportCodeLibrary: this.supportCodeLibrary });
     const source = parsed.testCase.sourceLocation;
     const location = source ? `${source.uri}:${source.line}` : attempt.pickle.uri;
@@ -145,10 +147,8 @@ export default class ConsoleFormatter extends Formatter {
       const failure = this.#failure(attempt, parsed, location);
       // A failure that names no requirement is the kit's own (a check without IDs): it fails the scenario's level, blames no requirement.
       const failedLevels = [...failure.failedIds.map((id) => levelOfIds([id], this.#levelMap)), ...(failure.unattributed ? [level] : [])];
-      // Checks below the lowest failed level all ran (failures above the scenario's level are deferred): their IDs passed.
-      const lowest = Math.min(...failedLevels.map((failed) => LEVELS.indexOf(failed)));
-      const passedIds = judgedIds.filter((id) => !failure.failedIds.includes(id) && LEVELS.indexOf(this.#levelMap.get(id) ?? 'strict') < lowest);
-      failure.notReachedIds = judgedIds.filter((id) => !failure.failedIds.includes(id) && !passedIds.includes(id));
+      const { failedIds, passedIds, notReachedIds } = failedScenarioIds(judgedIds, failure.failedIds, this.#checked(attempt), (id) => this.#judgedAtRunLevel(id));
+      Object.assign(failure, { failedIds, notReachedIds });
       this.#verdicts.record({ ids: judgedIds, failedIds: failure.failedIds, passedIds, outcome: 'failed' });
       this.#levelVerdicts.record({ level, outcome: 'failed', failedLevels });
       this.#progress.clear();
@@ -165,6 +165,16 @@ export default class ConsoleFormatter extends Formatter {
     }
     this.#scenarios.push(record);
     this.#showProgress();
+  }
+
+  /** Whether the run judges `id`: its level is at most the run's (spec §0: a check above the run's level is not made). */
+  #judgedAtRunLevel(id: string): boolean {
+    return LEVELS.indexOf(this.#levelMap.get(id) ?? 'strict') <= LEVELS.indexOf(this.#runLevel);
+  }
+
+  /** The IDs whose checks were made in a scenario (its hooks' attachment). */
+  #checked(attempt: TestCaseAttempt): Set<string> {
+    return new Set(this.#attachments(attempt, CHECKS_MEDIA_TYPE).flatMap((body) => parseChecks(body) ?? []));
   }
 
   /** The notices of a scenario: what the kit could not check in it. */
@@ -248,6 +258,7 @@ export default class ConsoleFormatter extends Formatter {
       runLevel: this.#runLevel,
       startedAt: this.#startedAt,
       ...(this.#options.target ? { target: this.#options.target } : {}),
+      ...(this.#options.name ? { name: this.#options.name } : {}),
       passed,
       failed,
       inconclusive,

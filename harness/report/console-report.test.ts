@@ -4,7 +4,7 @@ import { formatFailure } from './failure-block.ts';
 import { progressText } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
 import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
-import { formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
+import { failedScenarioIds, formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
 import type { Level } from './spec-requirements.ts';
 
 describe('formatFailure', () => {
@@ -74,6 +74,23 @@ describe('requirement verdicts', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('the IDs of a failed scenario, from the checks that ran', () => {
+  const wireRun = (id: string) => !id.startsWith('CR-13.');
+
+  it('lists as not reached only the IDs none of whose checks ran, whatever their level', () => {
+    // A wire failure in a pattern scenario: CR-4.12 (strict) was checked and passed before it, CR-4.13 never checked.
+    expect(failedScenarioIds(['CR-4.12', 'CR-4.13', 'CR-5.2'], ['CR-5.2'], new Set(['CR-4.12', 'CR-5.2']), () => true)).toEqual({
+      failedIds: ['CR-5.2'],
+      passedIds: ['CR-4.12'],
+      notReachedIds: ['CR-4.13'],
+    });
+  });
+
+  it("gives no verdict to a failure above the run's level (a set-up step's)", () => {
+    expect(failedScenarioIds(['CR-3.5'], ['CR-13.10', 'CR-3.5'], new Set(['CR-3.5']), wireRun)).toEqual({ failedIds: ['CR-3.5'], passedIds: [], notReachedIds: [] });
   });
 });
 

@@ -43,6 +43,10 @@ export function levelState(verdict: LevelVerdict): { state: string; label: strin
   return verdict.claimed ? { state: 'claimed', label: 'claimed' } : { state: 'not-claimed', label: 'not claimed' };
 }
 
+/** What stripe402, which the wire level and `stripe402Version` name, is (spec §0, the seed). */
+export const STRIPE402 =
+  'stripe402 is the deployed pay-per-request system (HTTP 402 credit middleware) that credit402 is wire-compatible with: the wire level follows its v1 source, and stripe402Version is the version of the protocol it speaks.';
+
 /** What each level means (spec §0). */
 export const LEVEL_MEANING: Record<string, string> = {
   wire: 'what the stripe402 source states',

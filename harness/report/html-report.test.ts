@@ -32,6 +32,10 @@ describe('renderHtmlReport: a failing run', () => {
     expect(levels).toMatch(/robust<\/h3>[\s\S]*not declared/);
   });
 
+  it('says what stripe402 is, which the wire level and stripe402Version name', () => {
+    expect(element(html, 'levels', 'section')).toMatch(/wire<\/h3>\n<p class="what">what the stripe402 source states[\s\S]*stripe402 is the deployed pay-per-request system[^<]*the wire level follows its v1 source, and stripe402Version is the version of the protocol it speaks\./);
+  });
+
   it('lists each failed requirement with its level, title and the failures that failed it', () => {
     const table = element(html, 'failed-requirements', 'section');
     expect(table).toContain('Failed requirements (1)');

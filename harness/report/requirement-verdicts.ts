@@ -65,6 +65,18 @@ export class RequirementVerdicts {
   }
 }
 
+/**
+ * The verdict of each ID of a failed scenario, from the checks that ran (not from levels): failed when a failed check
+ * named it, passed when a check of it ran and none failed, not reached when none of its checks ran. `judgedIds` are the
+ * scenario's IDs the run judges; a failed ID above the run's level (only a set-up step's: a check above it is not made)
+ * gets no verdict.
+ */
+export function failedScenarioIds(judgedIds: readonly string[], blamed: readonly string[], checked: ReadonlySet<string>, judged: (id: string) => boolean): { failedIds: string[]; passedIds: string[]; notReachedIds: string[] } {
+  const failedIds = blamed.filter(judged);
+  const rest = judgedIds.filter((id) => !failedIds.includes(id));
+  return { failedIds, passedIds: rest.filter((id) => checked.has(id)), notReachedIds: rest.filter((id) => !checked.has(id)) };
+}
+
 /** Per level: how many IDs passed, failed, were only not reached, or only inconclusive. */
 export function requirementCounts(verdicts: readonly Verdict[], level: Level): string {
   const of = verdicts.filter((verdict) => verdict.level === level);

@@ -68,6 +68,8 @@ export interface RunSummary {
   mode?: RunMode;
   /** What was run: the target's description and the run's level, when known. */
   target?: string;
+  /** The name the target declared (`--declare name=…`): its column in `compare`. */
+  name?: string;
   runLevel: Level;
   startedAt?: string;
   passed: number;

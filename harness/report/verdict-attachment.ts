@@ -28,6 +28,25 @@ export function parseVerdict(body: string): VerdictNote | undefined {
   return { verdict, reason };
 }
 
+/** Media type of the requirement IDs whose checks were made in a scenario (passed or failed). */
+export const CHECKS_MEDIA_TYPE = 'application/vnd.credit402.checks+json';
+
+/** The attachment body of the IDs a scenario checked. */
+export function checksBody(ids: Iterable<string>): string {
+  return JSON.stringify({ checked: [...ids].sort() });
+}
+
+/** Reads the checked IDs back; undefined for anything else. */
+export function parseChecks(body: string): string[] | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    const checked = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).checked : undefined;
+    return Array.isArray(checked) && checked.every((id) => typeof id === 'string') ? checked : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Media type of a notice: something the kit could not check in a scenario that it still judged (e.g. handler runs). */
 export const NOTICE_MEDIA_TYPE = 'application/vnd.credit402.notice+json';
 

@@ -35,6 +35,8 @@ export interface SuiteOptions {
   robustDeclared?: boolean;
   /** What the target is, for the reports. */
   target?: string;
+  /** The name the target declared (`--declare name=…`), for the reports. */
+  name?: string;
   /** Errors of the run found outside cucumber (a client's driver that broke its contract), read once the run ended. */
   runErrors?: () => string[];
 }
@@ -108,6 +110,7 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
         runLevel: options.runLevel ?? 'strict',
         robustDeclared: options.robustDeclared ?? false,
         ...(options.target ? { target: options.target } : {}),
+        ...(options.name ? { name: options.name } : {}),
       },
     },
   };

@@ -29,6 +29,7 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     ...(options.tags ? { tags: options.tags } : {}),
     runLevel: options.level,
     robustDeclared: options.declarations.robustness === true,
+    ...(options.declarations.name ? { name: options.declarations.name } : {}),
   };
   const scenarios = await plannedScenarios(suite, say, 'features/*.feature');
   if (scenarios === undefined) return 2;

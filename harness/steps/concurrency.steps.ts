@@ -1,6 +1,6 @@
 // Steps of the @atomicity scenarios: the race forced at the processor, many requests at once, then how the answers split.
 import assert from 'node:assert/strict';
-import { among } from '../world/check.ts';
+import { firstOf } from '../world/check.ts';
 import { atOnce, expectCreditsLadder, expectRestInsufficient, servedOf } from '../world/concurrency.ts';
 import { succeededIntentIds } from '../world/journal-queries.ts';
 import { expectHeldTogetherOneKey } from '../world/processor-judge.ts';
@@ -9,7 +9,7 @@ import type { CardRole, ConformanceWorld } from '../world/world.ts';
 import { Given, Then, When } from './define.ts';
 
 /** Concurrent first payments of one card: one charge credited once (CR-7.23, CR-7.24), one at a time (CR-14.7). */
-const CONCURRENT_PAYMENTS = among(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.24');
+const CONCURRENT_PAYMENTS = firstOf(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.24');
 
 Given(
   'the processor holds the first {int} PaymentIntent creations for {card} together \\(at most {int} ms)',
@@ -37,7 +37,7 @@ Then('exactly {int} of the answers were served', 'CR-6.7', function (this: Confo
   assert.equal(servedOf(this.batch, key).length, count, 'served answers');
 });
 
-Then('all {int} answers were served', among(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.23'), function (this: ConformanceWorld, count: number) {
+Then('all {int} answers were served', firstOf(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.23'), function (this: ConformanceWorld, count: number) {
   const key = routeKeyOf(this.last);
   assert.equal(this.batch.length, count);
   assert.equal(servedOf(this.batch, key).length, count, 'served answers');
@@ -60,7 +60,7 @@ Then('the PaymentIntent creations the processor held together carry one idempote
   expectHeldTogetherOneKey(await this.processor.scenarioEntries());
 });
 
-Then('every chargeId names a PaymentIntent the processor charged', among(['CR-7.13', 'CR-7.23'], 'CR-7.13'), async function (this: ConformanceWorld) {
+Then('every chargeId names a PaymentIntent the processor charged', firstOf(['CR-7.13', 'CR-7.23'], 'CR-7.13'), async function (this: ConformanceWorld) {
   const charged = new Set(succeededIntentIds(await this.processor.scenarioEntries()));
   const key = routeKeyOf(this.last);
   const chargeIds = servedOf(this.batch, key).flatMap((response) => (response.chargeId === undefined ? [] : [response.chargeId]));
@@ -70,7 +70,7 @@ Then('every chargeId names a PaymentIntent the processor charged', among(['CR-7.
 
 Then(
   'each PaymentIntent charged was credited exactly once: a further request on {string} leaves their top-ups minus {int} prices',
-  among(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.23'),
+  firstOf(['CR-7.23', 'CR-7.24', 'CR-13.22', 'CR-14.7'], 'CR-7.23'),
   async function (this: ConformanceWorld, line: string, requests: number) {
     const route = this.route(requestLine(line).key);
     const charged = succeededIntentIds(await this.processor.scenarioEntries()).length;

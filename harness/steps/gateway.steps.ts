@@ -32,7 +32,7 @@ function headerOf(arrival: UpstreamArrival, name: string): string | undefined {
 /** The arrivals of the last request at the upstream; a served request that never reached it fails `ids`. */
 function arrivalsOfLast(world: ConformanceWorld, ids: string): UpstreamArrival[] {
   const arrivals = world.gateway.arrivals(world.last);
-  if (arrivals.length === 0) throw new RequirementFailure([ids], `the request never reached the upstream: ${describeExchange(world.last)}`);
+  if (arrivals.length === 0) throw new RequirementFailure(ids, `the request never reached the upstream: ${describeExchange(world.last)}`);
   return arrivals;
 }
 
@@ -67,7 +67,7 @@ When(
 
 Then('the gateway answers {int} itself', 'CR-15.3', function (this: ConformanceWorld, status: number) {
   const exchange = this.last;
-  if (!exchange.answer) throw new RequirementFailure(['CR-15.3'], `the gateway gave no answer when its upstream failed (it answers 502 or 504 itself): ${describeExchange(exchange)}`);
+  if (!exchange.answer) throw new RequirementFailure('CR-15.3', `the gateway gave no answer when its upstream failed (it answers 502 or 504 itself): ${describeExchange(exchange)}`);
   assert.equal(exchange.answer.status, status, `the upstream gave no answer: the gateway answers ${status} itself, got ${kindOf(exchange)}: ${describeExchange(exchange)}`);
 });
 
@@ -95,7 +95,7 @@ Then('the repeat of the retry is served free: creditsRemaining is {int}', 'CR-15
   const key = this.handlerKey(this.last);
   if (answer.status !== 200) {
     throw new RequirementFailure(
-      ['CR-15.3'],
+      'CR-15.3',
       `the retry's repeat (same requestId) is served without a deduction, got ${kindOf(this.last)}: the retry was served as the repeat of the failed request, whose deduction and request id were not given back (${describeExchange(this.last)})`,
     );
   }

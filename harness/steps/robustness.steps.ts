@@ -1,14 +1,14 @@
 // Steps of the robustness profile (§14): payments behind the target, processor events, refunds, disputes, signed deliveries.
 import assert from 'node:assert/strict';
-import { among } from '../world/check.ts';
+import { firstOf } from '../world/check.ts';
 import type { SignatureCase } from '../world/robustness.ts';
 import type { ConformanceWorld } from '../world/world.ts';
 import { Given, Then, When } from './define.ts';
 
 /** Events delivered to the webhook: verified and acknowledged (CR-14.2), crediting (CR-14.3), reversing (CR-14.4), once (CR-14.5). */
-const WEBHOOK = among(['CR-14.2', 'CR-14.3', 'CR-14.4', 'CR-14.5'], 'CR-14.2');
+const WEBHOOK = firstOf(['CR-14.2', 'CR-14.3', 'CR-14.4', 'CR-14.5'], 'CR-14.2');
 /** A reversal at the processor that the target acknowledges (CR-14.2) and applies (CR-14.4). */
-const REVERSAL = among(['CR-14.2', 'CR-14.4'], 'CR-14.4');
+const REVERSAL = firstOf(['CR-14.2', 'CR-14.4'], 'CR-14.4');
 
 Given('I paid for {string} with the card and a top-up of {int} units', 'CR-7.13', async function (this: ConformanceWorld, line: string, topUpAmount: number) {
   this.served(await this.pay(line, 'the card', { topUpAmount }));
@@ -26,7 +26,7 @@ Then('the target acknowledged the PaymentIntent\'s {string} event', WEBHOOK, asy
   await this.robustness.acknowledged(type);
 });
 
-When('the processor delivers that event again {int} time(s)', among(['CR-14.2', 'CR-14.5'], 'CR-14.2'), async function (this: ConformanceWorld, times: number) {
+When('the processor delivers that event again {int} time(s)', firstOf(['CR-14.2', 'CR-14.5'], 'CR-14.2'), async function (this: ConformanceWorld, times: number) {
   await this.robustness.redeliver(times);
 });
 

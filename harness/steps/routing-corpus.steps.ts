@@ -1,6 +1,6 @@
 // Steps of the routing corpus (CR-4.9, CR-4.10): variants of the gated routes' targets, each sent unpaid and paid, judged on agreement.
 import assert from 'node:assert/strict';
-import { among } from '../world/check.ts';
+import { firstOf } from '../world/check.ts';
 import { corpusFindings, sendCorpus } from '../world/routing-corpus.ts';
 import { expectVerdict, type CorpusVerdict } from '../world/routing-corpus-verdicts.ts';
 import type { ConformanceWorld } from '../world/world.ts';
@@ -23,7 +23,7 @@ Then('no gated handler answered unpaid, and every deducted price came with its h
 
 Then(
   /^every variant was (refused as ambiguous|gated as the route it names|free|gated or free, as the method is read)$/,
-  among(['CR-4.9', 'CR-4.10', 'CR-13.25'], 'CR-4.9'),
+  firstOf(['CR-4.9', 'CR-4.10', 'CR-13.25'], 'CR-4.9'),
   function (this: ConformanceWorld, verdict: CorpusVerdict) {
     for (const variant of this.corpus) expectVerdict(this, variant, verdict);
   },

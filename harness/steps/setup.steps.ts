@@ -1,6 +1,6 @@
 // Given steps: cards, funded clients, earlier payments and processor faults.
 import type { FaultKind } from 'credit402-stripe-emulator';
-import { among } from '../world/check.ts';
+import { firstOf } from '../world/check.ts';
 import { expectPaymentError } from '../world/judge.ts';
 import { PAYMENT_ERROR, paymentErrorIds } from '../world/outcome-ids.ts';
 import type { ScopedFault } from '../world/processor.ts';
@@ -13,10 +13,10 @@ import { Given } from './define.ts';
  * the profile, named under the derivation the scenario's card stands for.
  */
 const CARD = 'CR-7.3';
-/** A balance set up by paying (CR-7.13: creditsRemaining is the top-up minus the price) and spending (CR-6.2). */
-const BALANCE = ['CR-6.2', 'CR-7.13'];
+/** A balance set up by paying (CR-7.13: creditsRemaining is the top-up minus the price); a spend that breaks it names CR-6.2 itself. */
+const BALANCE = 'CR-7.13';
 /** The processor faults a scenario arms: what the target answers when the processor fails (CR-7.20, CR-13.35, CR-14.8). */
-const PROCESSOR_FAULT = among(['CR-7.20', 'CR-13.35', 'CR-14.8'], 'CR-7.20');
+const PROCESSOR_FAULT = firstOf(['CR-7.20', 'CR-13.35', 'CR-14.8'], 'CR-7.20');
 
 Given('a new card', CARD, async function (this: ConformanceWorld) {
   await this.addCard('the card');

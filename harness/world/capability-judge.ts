@@ -1,6 +1,6 @@
 // Judges of the capability scenarios: the 503 service_unavailable answer (CR-8.2) and client and transaction records (CR-11.7, CR-11.8).
 import assert from 'node:assert/strict';
-import { checkFor, RequirementFailure, resolveIds, type CheckIds } from './check.ts';
+import { checkFor, RequirementFailure, resolveId, type CheckIds } from './check.ts';
 import { singleHeader, type Exchange } from './exchange.ts';
 import { answered, describeExchange, kindOf } from './judge.ts';
 import { expectSchemaValid } from './schema-check.ts';
@@ -21,8 +21,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The answer must be 503 `service_unavailable` (anything else fails `outcome`, default: the caller's IDs, e.g. those of
- * `SERVICE_UNAVAILABLE`), with the form of CR-8.2: `Retry-After: 1`, a JSON body shaped as a payment error, no protocol
+ * The answer must be 503 `service_unavailable` (anything else fails `outcome`, default: the caller's requirement, e.g.
+ * the premise of `SERVICE_UNAVAILABLE`), with the form of CR-8.2: `Retry-After: 1`, a JSON body shaped as a payment error, no protocol
  * header. Returns the `error` message.
  */
 export function expectServiceUnavailable(exchange: Exchange, outcome?: CheckIds): string {
@@ -31,7 +31,7 @@ export function expectServiceUnavailable(exchange: Exchange, outcome?: CheckIds)
   if (answer.status !== 503 || !isObject(body) || body.errorCode !== 'service_unavailable') {
     const message = `expected 503 service_unavailable, got ${kindOf(exchange)}: ${describeExchange(exchange)}`;
     if (outcome === undefined) assert.fail(message);
-    throw new RequirementFailure(resolveIds(outcome), message);
+    throw new RequirementFailure(resolveId(outcome), message);
   }
   checkFor('CR-8.2', () => {
     assert.equal(singleHeader(answer, 'retry-after'), '1', 'a service_unavailable answer carries Retry-After: 1');
@@ -72,7 +72,7 @@ export function recordFieldProblems(record: Record<string, unknown>, clientId: s
 
 /**
  * The records must be exactly `expected`, in any order: their types and amounts, and the PaymentIntent of each `topup`
- * (CR-11.8, wire; under either name), then their fields and `resource` (CR-11.7, CR-13.4, strict).
+ * (CR-11.8, wire; under either name), then their fields and `resource` (CR-11.7, strict, which applies CR-13.4).
  */
 export function expectRecords(records: ReadonlyArray<Record<string, unknown>>, expected: readonly ExpectedRecord[], clientId: string): void {
   const listed = records.map((record) => `  ${JSON.stringify(record)}`).join('\n') || '  (none)';
@@ -84,7 +84,7 @@ export function expectRecords(records: ReadonlyArray<Record<string, unknown>>, e
       `one topup record per credited PaymentIntent and one deduction record per served deduction; the client's records:\n${listed}`,
     );
   });
-  checkFor(['CR-11.7', 'CR-13.4'], () => {
+  checkFor('CR-11.7', () => {
     const problems = records.flatMap((record, i) => recordFieldProblems(record, clientId).map((problem) => `record ${i + 1} ${problem}`));
     const ids = records.map((record) => record.id);
     if (new Set(ids).size !== ids.length) problems.push('two records share an id');
@@ -103,9 +103,9 @@ function nonZero(balances: unknown): unknown {
   return Object.fromEntries(Object.entries(balances).filter(([, units]) => units !== 0));
 }
 
-/** The client record must be `{ balances, topUps, createdAt }` with these values (CR-11.7, CR-13.3, CR-6.8); a balance of 0 may be absent. */
+/** The client record must be `{ balances, topUps, createdAt }` with these values (CR-11.7, which applies CR-13.3 and CR-6.8); a balance of 0 may be absent. */
 export function expectClientRecord(client: Record<string, unknown> | null, balances: Record<string, number>, topUps: number): void {
-  checkFor(['CR-11.7', 'CR-13.3'], () => {
+  checkFor('CR-11.7', () => {
     assert.ok(client, 'the client has a record');
     assert.deepEqual(Object.keys(client).sort(), ['balances', 'createdAt', 'topUps'], `a client record has exactly balances, topUps and createdAt: ${JSON.stringify(client)}`);
     assert.deepEqual(nonZero(client.balances), nonZero(balances), 'balances: units per currency (a balance of 0 may be absent)');

@@ -1,15 +1,30 @@
-// Checks that name the requirement IDs they judge: a failure blames exactly those IDs, at the level the spec gives them.
+// Checks that name the one requirement whose text they enforce: a failure blames exactly that ID, at the level the spec gives it.
 import { requirementIds } from '../report/requirement-ids.ts';
-import { levelOfIds, rank, requirementLevels, type Level } from './levels.ts';
+import { levelOfIds, rank, type Level } from './levels.ts';
 
-/** A failed check: its message starts with the IDs in brackets, `[CR-13.13] …`, which the report reads back. */
+/**
+ * A failed check: its message starts with the requirement it enforces in brackets, `[CR-13.13] …`, which the report
+ * reads back. Several checks of one step that failed together ({@link RequirementFailure.together}) give one line each.
+ */
 export class RequirementFailure extends Error {
   override name = 'RequirementFailure';
+  /** The requirement of each failed check, once each. */
   readonly ids: readonly string[];
 
-  constructor(ids: readonly string[], message: string, options?: ErrorOptions) {
-    super(`[${ids.join(', ')}] ${message}`, options);
-    this.ids = ids;
+  constructor(id: string, message: string, options?: ErrorOptions) {
+    super(`[${id}] ${message}`, options);
+    this.ids = [id];
+  }
+
+  /** Failures of several checks reported at once (one observation that several requirements demand), one line each. */
+  static together(failures: readonly RequirementFailure[]): RequirementFailure {
+    const [first, ...rest] = failures;
+    if (first === undefined) throw new Error('RequirementFailure.together: no failure');
+    if (rest.length === 0) return first;
+    const joined = new RequirementFailure(first.ids[0] ?? '', '', { cause: first });
+    joined.message = failures.map((failure) => failure.message).join('\n');
+    Object.defineProperty(joined, 'ids', { value: [...new Set(failures.flatMap((failure) => failure.ids))] });
+    return joined;
   }
 }
 
@@ -21,85 +36,70 @@ export function blamedIds(message: string): string[] {
 }
 
 /**
- * Requirement IDs chosen by the running scenario: the candidates it is tagged with (`@CR-7.7`), else `otherwise`.
- * `all`: every tagged candidate of the lowest level among them (each candidate alone demands the check, so it is judged
- * at the lowest level that demands it; naming a higher one too would make it a check of that level, deferred or not
- * made). `first`: the first tagged candidate in the order given (one cause per scenario, e.g. of one message text).
+ * The requirement of a step shared by scenarios whose expectation different requirements demand (a request served
+ * because a pattern route gates it, CR-4.12, or because a clientId pays, CR-6.2): the step lists them, most decisive
+ * first, and a scenario's check names the first one the scenario is tagged with (`@CR-4.12`), else `otherwise`, the
+ * step's own. Always one requirement.
  */
-export interface CandidateIds {
-  readonly candidates: readonly string[];
-  readonly otherwise: readonly string[];
-  readonly pick: 'all' | 'first';
+export interface Premises {
+  readonly premises: readonly string[];
+  readonly otherwise: string;
 }
 
-/** What a check or a step names: one ID, a fixed list, or candidates resolved against the scenario's tags. */
-export type CheckIds = string | readonly string[] | CandidateIds;
+/** What a check or a step names: its requirement, or the premises a scenario's tags pick one requirement from. */
+export type CheckIds = string | Premises;
 
 const ID = /^CR-\d+\.\d+$/;
 
-function listOf(ids: string | readonly string[], what: string): readonly string[] {
-  const list = typeof ids === 'string' ? [ids] : ids;
-  if (list.length === 0) throw new Error(`${what}: a check names at least one requirement ID`);
-  const wrong = list.filter((id) => !ID.test(id));
-  if (wrong.length > 0) throw new Error(`${what}: not requirement IDs: ${wrong.join(', ')}`);
-  return list;
+function requireId(id: unknown, what: string): string {
+  if (typeof id !== 'string' || !ID.test(id)) throw new Error(`${what}: not a requirement ID: ${String(id)}`);
+  return id;
 }
 
-function candidates(pick: CandidateIds['pick'], list: readonly string[], otherwise: string | readonly string[]): CandidateIds {
-  return { candidates: listOf(list, 'candidates'), otherwise: listOf(otherwise, 'the default of candidates'), pick };
+/** The first of `list`, in this order, that the scenario is tagged with, else `otherwise` (see {@link Premises}). */
+export function firstOf(list: readonly string[], otherwise: string): Premises {
+  if (list.length === 0) throw new Error('firstOf: a step lists at least one premise');
+  for (const id of list) requireId(id, 'firstOf');
+  return { premises: [...list], otherwise: requireId(otherwise, 'the default of firstOf') };
 }
 
-/** Every candidate the scenario is tagged with (those of the lowest level), else `otherwise`. */
-export function among(list: readonly string[], otherwise: string | readonly string[]): CandidateIds {
-  return candidates('all', list, otherwise);
+/** Whether `ids` are premises (made by {@link firstOf}). */
+export function isPremises(ids: unknown): ids is Premises {
+  return typeof ids === 'object' && ids !== null && 'premises' in ids && 'otherwise' in ids;
 }
 
-/** The first candidate, in this order, that the scenario is tagged with, else `otherwise`. */
-export function firstOf(list: readonly string[], otherwise: string | readonly string[]): CandidateIds {
-  return candidates('first', list, otherwise);
-}
-
-/** Whether `ids` are candidates (made by {@link among} or {@link firstOf}). */
-export function isCandidateIds(ids: unknown): ids is CandidateIds {
-  return typeof ids === 'object' && ids !== null && 'candidates' in ids && 'otherwise' in ids;
-}
-
-/** Every ID `ids` may name: the fixed ones, or the candidates and the default. */
+/** Every ID `ids` may name: its requirement, or the premises and the default. */
 export function declaredIds(ids: CheckIds): string[] {
-  if (typeof ids === 'string') return [ids];
-  if (isCandidateIds(ids)) return [...new Set([...ids.candidates, ...ids.otherwise])];
-  return [...ids];
+  if (isPremises(ids)) return [...new Set([...ids.premises, ids.otherwise])];
+  return [requireId(ids, 'a check')];
 }
 
 /** The requirement tags of the scenario the running step belongs to (set by {@link judges} and {@link beginChecks}). */
 let scenarioTags: readonly string[] = [];
 
-/** The IDs `ids` names in a scenario with these tags (default: the running scenario's). */
-export function resolveIds(ids: CheckIds, tags: readonly string[] = scenarioTags, known: ReadonlyMap<string, Level> = requirementLevels()): string[] {
-  if (!isCandidateIds(ids)) return [...listOf(ids, 'checkFor')];
+/** The one requirement `ids` names in a scenario with these tags (default: the running scenario's). */
+export function resolveId(ids: CheckIds, tags: readonly string[] = scenarioTags): string {
+  if (!isPremises(ids)) return requireId(ids, 'checkFor');
   const tagged = new Set(requirementIds(tags));
-  const matched = ids.candidates.filter((id) => tagged.has(id));
-  if (matched.length === 0) return [...ids.otherwise];
-  if (ids.pick === 'first') return matched.slice(0, 1);
-  const rankOf = (id: string): number => rank(levelOfIds([id], known));
-  const lowest = Math.min(...matched.map(rankOf));
-  return matched.filter((id) => rankOf(id) === lowest);
+  return ids.premises.find((id) => tagged.has(id)) ?? ids.otherwise;
 }
 
-/** How the running scenario judges: the run's level, the scenario's level, and failures deferred to its end. */
+/** How the running scenario judges: the run's level, the scenario's level, failures deferred to its end, checks made. */
 interface CheckContext {
   runLevel: Level;
   scenarioLevel: Level;
   deferred: RequirementFailure[];
   /** IDs whose checks were not made because they are above the run's level. */
   notJudged: Set<string>;
+  /** IDs of the checks made in the scenario (passed or failed): the report's "not reached" are the others. */
+  checked: Set<string>;
 }
 
 let current: CheckContext | undefined;
 
 /** Starts judging a scenario (Before hook); one scenario runs at a time per worker process. */
 export function beginChecks(runLevel: Level, scenarioLevel: Level, tags: readonly string[] = []): CheckContext {
-  current = { runLevel, scenarioLevel, deferred: [], notJudged: new Set() };
+  current = { runLevel, scenarioLevel, deferred: [], notJudged: new Set(), checked: new Set() };
   scenarioTags = tags;
   return current;
 }
@@ -112,44 +112,94 @@ export function endChecks(): CheckContext | undefined {
   return ended;
 }
 
-/** Whether checks of `list` are made in this run (always, outside a scenario). */
-function made(list: readonly string[]): boolean {
-  return current === undefined || rank(levelOfIds(list, requirementLevels())) <= rank(current.runLevel);
+/** Whether a check of `id` is made in this run (always, outside a scenario); records it as made or as not judged. */
+function made(id: string): boolean {
+  if (current === undefined) return true;
+  if (rank(levelOfIds([id])) > rank(current.runLevel)) {
+    current.notJudged.add(id);
+    return false;
+  }
+  current.checked.add(id);
+  return true;
 }
 
-function skipped(list: readonly string[]): boolean {
-  if (made(list)) return false;
-  for (const id of list) current?.notJudged.add(id);
-  return true;
+/** Records the audits' checks after a scenario's steps (money charged, handler runs) as made. */
+export function auditsMade(ids: readonly string[]): void {
+  for (const id of ids) made(id);
+}
+
+/** Of failures found after the steps (the audits'), those the run judges: one above the run's level is not counted. */
+export function judgedFailures(failures: readonly RequirementFailure[]): RequirementFailure[] {
+  const runLevel = current?.runLevel;
+  if (runLevel === undefined) return [...failures];
+  return failures.filter((failure) => {
+    if (rank(levelOfIds(failure.ids)) <= rank(runLevel)) return true;
+    for (const id of failure.ids) current?.notJudged.add(id);
+    return false;
+  });
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** `error` as a failure: its own when it is one, otherwise one naming `list`. */
-function asFailure(list: readonly string[], error: unknown): RequirementFailure {
-  return error instanceof RequirementFailure ? error : new RequirementFailure(list, messageOf(error), { cause: error });
-}
-
-/** Throws a failure of the scenario's level, or defers one above it. */
-function fail(list: readonly string[], error: unknown): void {
-  const failure = asFailure(list, error);
-  if (current && rank(levelOfIds(failure.ids)) > rank(current.scenarioLevel)) current.deferred.push(failure);
-  else throw failure;
+/** `error` as a failure: its own when it is one, otherwise one naming `id`. */
+function asFailure(id: string, error: unknown): RequirementFailure {
+  return error instanceof RequirementFailure ? error : new RequirementFailure(id, messageOf(error), { cause: error });
 }
 
 /**
- * Runs `check` (plain `node:assert` inside) as the check of `ids` (candidates resolved against the running scenario).
- * Above the run's level it is not made; above the scenario's level a failure is deferred to the scenario's end, so the
- * checks of the scenario's own level still run. A failure of a check nested inside keeps the nested check's IDs.
+ * Throws a failure of the scenario's level, defers one above it, and drops one above the run's level (not made: a
+ * check nested in a step, or an outcome the scenario expects for a reason the run does not judge).
+ */
+function fail(id: string, error: unknown): void {
+  const failure = asFailure(id, error);
+  if (current) {
+    for (const failed of failure.ids) current.checked.add(failed);
+    const level = rank(levelOfIds(failure.ids));
+    if (level > rank(current.runLevel)) {
+      for (const failed of failure.ids) {
+        current.checked.delete(failed);
+        current.notJudged.add(failed);
+      }
+      return;
+    }
+    if (level > rank(current.scenarioLevel)) {
+      current.deferred.push(failure);
+      return;
+    }
+  }
+  throw failure;
+}
+
+/**
+ * Runs `check` (plain `node:assert` inside) as the check of one requirement (premises resolved against the running
+ * scenario). Above the run's level it is not made; above the scenario's level a failure is deferred to the scenario's
+ * end, so the checks of the scenario's own level still run. A failure of a check nested inside keeps the nested
+ * check's ID.
  */
 export function checkFor(ids: CheckIds, check: () => void): void {
-  const list = resolveIds(ids);
-  if (skipped(list)) return;
+  const id = resolveId(ids);
+  if (!made(id)) return;
   try {
     check();
   } catch (error) {
-    fail(list, error);
+    fail(id, error);
   }
+}
+
+/**
+ * Runs several checks, each of its own requirement, and throws their failures together: for one observation several
+ * requirements demand (the PaymentIntent amount: CR-7.14 and the conversion of CR-1.3), so that each fails on its own.
+ */
+export function checksFor(checks: ReadonlyArray<readonly [CheckIds, () => void]>): void {
+  const failures: RequirementFailure[] = [];
+  for (const [ids, check] of checks) {
+    try {
+      checkFor(ids, check);
+    } catch (error) {
+      failures.push(asFailure(resolveId(ids), error));
+    }
+  }
+  if (failures.length > 0) throw RequirementFailure.together(failures);
 }
 
 /** Runs `fn` with every check made and thrown at once, whatever the levels: for judges that collect failures themselves. */
@@ -188,39 +238,42 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /**
- * Wraps a step body (sync or async) as the check of `ids`: an error it throws that is not already a
- * {@link RequirementFailure} becomes one naming `ids`, candidates resolved against the tags of the World the step runs
- * in (`this.tags`). A Then step follows the levels of {@link checkFor} (above the run's level its failure is not
- * counted, above the scenario's level it is deferred and the next steps run); a set-up step's failure is thrown at
- * once. The wrapper keeps `this`, the arguments and the body's `length`, which cucumber checks against the step's
- * parameters. A failure nested inside keeps its own IDs.
+ * Wraps a step body (sync or async) as the check of one requirement: an error it throws that is not already a
+ * {@link RequirementFailure} becomes one naming it, premises resolved against the tags of the World the step runs in
+ * (`this.tags`). A Then step follows the levels of {@link checkFor} (above the run's level its failure is not counted,
+ * above the scenario's level it is deferred and the next steps run); a set-up step's failure is thrown at once. The
+ * wrapper keeps `this`, the arguments and the body's `length`, which cucumber checks against the step's parameters. A
+ * failure nested inside keeps its own ID.
  */
 export function judges<This, Args extends unknown[], Result>(
   ids: CheckIds,
   body: (this: This, ...args: Args) => Result,
   options: StepOptions = {},
 ): JudgedStep<This, Args, Result> {
-  for (const id of declaredIds(ids)) if (!ID.test(id)) throw new Error(`judges: not a requirement ID: ${id}`);
-  if (declaredIds(ids).length === 0) throw new Error('judges: a step names at least one requirement ID');
-  const settle = (tags: readonly string[] | undefined, error: unknown): void => {
-    const list = resolveIds(ids, tags ?? scenarioTags);
-    if (options.setup === true) throw asFailure(list, error);
-    if (!(error instanceof RequirementFailure) && skipped(list)) return;
-    fail(list, error);
+  for (const id of declaredIds(ids)) requireId(id, 'judges');
+  const settle = (id: string, error: unknown): void => {
+    if (options.setup === true) {
+      const failure = asFailure(id, error);
+      for (const failed of failure.ids) current?.checked.add(failed);
+      throw failure;
+    }
+    fail(id, error);
   };
   const wrapper = function (this: This, ...args: Args): Result {
     const tags = tagsOf(this);
     if (tags !== undefined) scenarioTags = tags;
+    const id = resolveId(ids, tags ?? scenarioTags);
+    if (options.setup !== true) made(id);
     let result: Result;
     try {
       result = body.apply(this, args);
     } catch (error) {
-      settle(tags, error);
+      settle(id, error);
       return undefined as Result;
     }
     if (!isThenable(result)) return result;
     return Promise.resolve(result).then(undefined, (error: unknown) => {
-      settle(tags, error);
+      settle(id, error);
       return undefined;
     }) as Result;
   };

@@ -1,9 +1,10 @@
 // Many clients at once (CR-6.2, CR-6.3): cards of their own, some funded with balances of their own, spending together.
 import { encode } from './base64-json.ts';
-import { RequirementFailure } from './check.ts';
+import assert from 'node:assert/strict';
+import { checksFor, RequirementFailure } from './check.ts';
 import { withConcurrency } from './concurrency.ts';
 import type { Exchange, OutgoingRequest } from './exchange.ts';
-import { describeExchange, expectChallenge, expectServed, handlerRan, kindOf } from './judge.ts';
+import { describeExchange, expectChallenge, expectServed, handlerRan, kindOf, servedForSetUp } from './judge.ts';
 import { requestLine } from './request-line.ts';
 import type { Card, ConformanceWorld } from './world.ts';
 
@@ -44,9 +45,9 @@ export async function fundCrowd(world: ConformanceWorld, funded: number, unpaid:
     const { method, target } = requestLine(line);
     const payment = encode(JSON.stringify({ paymentMethodId: client.card.paymentMethodId, topUpAmount }));
     const paid = await world.target.send({ method, target, headers: { payment } }, { setup: true });
-    const response = expectServed(paid, route.key, 'CR-7.13');
+    const response = servedForSetUp(paid, route.key, 'CR-7.13');
     if (response.creditsRemaining !== topUpAmount - route.amount) {
-      throw new RequirementFailure(['CR-7.13'], `client ${client.index} paid ${topUpAmount} for ${route.key} and was left ${response.creditsRemaining}, expected ${topUpAmount - route.amount}`);
+      throw new RequirementFailure('CR-7.13', `client ${client.index} paid ${topUpAmount} for ${route.key} and was left ${response.creditsRemaining}, expected ${topUpAmount - route.amount}`);
     }
     client.balance = response.creditsRemaining;
   }
@@ -76,8 +77,8 @@ export async function spendInTurn(world: ConformanceWorld, line: string): Promis
 /**
  * Judges the batch, one answer per client of the crowd: a client whose balance pays the price of `key` is served with
  * its own clientId and its own balance minus the price (CR-6.2), which becomes its balance; any other gets the
- * insufficient-credits challenge (CR-6.3). Every client is judged; one failure names the requirements of every wrong
- * answer (a client served with another's outcome breaks both).
+ * insufficient-credits challenge (CR-6.3). Every client is judged; the failed checks of both requirements are thrown
+ * together (a client served with another's outcome breaks both).
  */
 export function expectOwnOutcomes(world: ConformanceWorld, key: string): void {
   const route = world.route(key);
@@ -112,7 +113,12 @@ export function expectOwnOutcomes(world: ConformanceWorld, key: string): void {
     }
     client.balance = expected;
   });
-  if (wrong.length === 0) return;
-  const ids = [...new Set(wrong.map((item) => item.id))].sort();
-  throw new RequirementFailure(ids, `${wrong.length} of ${world.crowd.length} clients did not get their own outcome:\n${wrong.map((item) => item.text).join('\n')}`);
+  const outcomesOf = (id: 'CR-6.2' | 'CR-6.3') => () => {
+    const items = wrong.filter((item) => item.id === id);
+    if (items.length > 0) assert.fail(`${items.length} of ${world.crowd.length} clients did not get their own outcome:\n${items.map((item) => item.text).join('\n')}`);
+  };
+  checksFor([
+    ['CR-6.2', outcomesOf('CR-6.2')],
+    ['CR-6.3', outcomesOf('CR-6.3')],
+  ]);
 }

@@ -28,6 +28,8 @@ export function requiredCapabilities(tags: readonly string[]): Capability[] {
 
 /** A target's declarations (`--declare key=value`, or a JSON file with the same keys). */
 export interface Declarations {
+  /** What the implementation is called in the reports (the column of `compare`); it changes nothing the kit judges. */
+  name?: string;
   /** The service name in its PaymentIntent descriptions (seed: service-defined; profile default `credit402`). */
   serviceName?: string;
   /** The customer metadata key that holds the clientId (seed: service-defined; profile default `credit402_client_id`). */
@@ -37,7 +39,7 @@ export interface Declarations {
   capabilities?: Capability[];
 }
 
-const KEYS = ['serviceName', 'customerMetadataKey', 'robustness', 'capabilities'] as const;
+const KEYS = ['name', 'serviceName', 'customerMetadataKey', 'robustness', 'capabilities'] as const;
 
 /** A mistake in the declarations; the message names the key. */
 export class DeclarationError extends Error {
@@ -75,6 +77,7 @@ export function parseDeclarations(value: unknown): Declarations {
   const unknown = Object.keys(record).filter((key) => !(KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new DeclarationError(`unknown declaration ${unknown.join(', ')}; known: ${KEYS.join(', ')}`);
   return {
+    ...(record.name !== undefined ? { name: text('name', record.name) } : {}),
     ...(record.serviceName !== undefined ? { serviceName: text('serviceName', record.serviceName) } : {}),
     ...(record.customerMetadataKey !== undefined ? { customerMetadataKey: text('customerMetadataKey', record.customerMetadataKey) } : {}),
     ...(record.robustness !== undefined ? { robustness: flag('robustness', record.robustness) } : {}),

@@ -1,7 +1,7 @@
 // Scenario hooks: the scenario's level and judging, journal position at start, deferred failures, failure transcript, faults cleared.
 import { After, Before, setDefaultTimeout, Status } from '@cucumber/cucumber';
-import { NOTICE_MEDIA_TYPE, noticeBody, VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
-import { beginChecks, endChecks } from './check.ts';
+import { CHECKS_MEDIA_TYPE, checksBody, NOTICE_MEDIA_TYPE, noticeBody, VERDICT_MEDIA_TYPE, verdictBody } from '../report/verdict-attachment.ts';
+import { beginChecks, endChecks, judgedFailures } from './check.ts';
 import { requiredCapabilities } from './declarations.ts';
 import { rank, scenarioLevel } from './levels.ts';
 import { auditScenario } from './scenario-audit.ts';
@@ -30,8 +30,11 @@ Before(async function (this: ConformanceWorld, { pickle }) {
 });
 
 After(async function (this: ConformanceWorld, { result }) {
-  const deferred = endChecks()?.deferred ?? [];
   const audit = this.processor ? await auditScenario(this) : { failures: [], unchecked: [] };
+  const auditFailures = judgedFailures(audit.failures);
+  const checks = endChecks();
+  const deferred = checks?.deferred ?? [];
+  if (checks) this.attach(checksBody(checks.checked), CHECKS_MEDIA_TYPE);
   await this.processor?.refreshFaults();
   const faults = this.processor?.faultReport() ?? [];
   for (const fault of faults) this.notes.push(`fault armed: ${fault.kind} × ${fault.count} on ${fault.scope}; fired ${fault.fired} time${fault.fired === 1 ? '' : 's'}`);
@@ -39,7 +42,7 @@ After(async function (this: ConformanceWorld, { result }) {
   if (unfired.length > 0) {
     this.attach(verdictBody({ verdict: 'inconclusive', reason: `the injected fault never fired (${unfired.join('; ')})` }), VERDICT_MEDIA_TYPE);
   }
-  const findings = [...deferred, ...audit.failures];
+  const findings = [...deferred, ...auditFailures];
   for (const notice of audit.unchecked) {
     this.notes.push(notice);
     this.attach(noticeBody(notice), NOTICE_MEDIA_TYPE);

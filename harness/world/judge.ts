@@ -1,6 +1,6 @@
 // Judging one answer against the spec: challenges, payment errors, served answers, free requests (assertions throw).
 import assert from 'node:assert/strict';
-import { checkFor, RequirementFailure, resolveIds, type CheckIds } from './check.ts';
+import { checkFor, RequirementFailure, resolveId, type CheckIds } from './check.ts';
 import { readable } from './base64-json.ts';
 import { singleHeader, type Answer, type Exchange } from './exchange.ts';
 import { CLIENT_ID_SHAPE } from './expectations.ts';
@@ -28,16 +28,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The answer of an exchange; a request that got none fails CR-4.6 (each gated request ends in one outcome). */
 export function answered(exchange: Exchange): Answer {
   if (exchange.answer) return exchange.answer;
-  throw new RequirementFailure(['CR-4.6'], `${exchange.request.method} ${exchange.request.target} got no answer: ${exchange.error ?? 'unknown error'}`);
+  throw new RequirementFailure('CR-4.6', `${exchange.request.method} ${exchange.request.target} got no answer: ${exchange.error ?? 'unknown error'}`);
 }
 
 /**
- * The outcome the scenario expects did not come: fails `ids` (candidates resolved against the running scenario) when
- * given, otherwise the IDs of the check or step it runs in (a plain assertion, which `checkFor` or the step names).
+ * The outcome the scenario expects did not come: fails `ids` (premises resolved against the running scenario) when
+ * given, otherwise the requirement of the check or step it runs in (a plain assertion, which `checkFor` or the step names).
  */
 function outcomeFailed(ids: CheckIds | undefined, message: string): never {
   if (ids === undefined) assert.fail(message);
-  throw new RequirementFailure(resolveIds(ids), message);
+  throw new RequirementFailure(resolveId(ids), message);
 }
 
 function label(exchange: Exchange): string {
@@ -64,7 +64,7 @@ export function decodedHeader(answer: Answer, exchange: Exchange, name: 'payment
     const reason = decoded.reason;
     checkFor(value ? 'CR-13.10' : 'CR-3.2', () => assert.fail(`${name} is not strict base64 JSON (standard alphabet, = padding, no whitespace): ${reason}`));
   }
-  if (!value) throw new RequirementFailure(['CR-3.2'], `${name} does not decode to a JSON object`);
+  if (!value) throw new RequirementFailure('CR-3.2', `${name} does not decode to a JSON object`);
   return value;
 }
 
@@ -111,12 +111,17 @@ function membersOf(actual: unknown, expected: unknown): unknown {
 }
 
 /**
- * The challenge object must equal `expected`: its members of CR-5.2/CR-5.3 (wire), no other members (CR-5.6, strict),
- * and the descriptions (CR-13.2, strict).
+ * The challenge object must equal `expected`: its members of CR-5.2 and its payment requirement `accepts` of CR-5.3
+ * (wire; for an insufficient-credits challenge, all of them CR-5.5's "the challenge of CR-5.2 plus error and
+ * message"), no other members (CR-5.6, strict), and the descriptions (CR-13.2, strict).
  */
-function expectChallengeObject(decoded: Record<string, unknown>, expected: Record<string, unknown>, what: string, wireIds: readonly string[] = ['CR-5.2', 'CR-5.3']): void {
+function expectChallengeObject(decoded: Record<string, unknown>, expected: Record<string, unknown>, what: string, insufficient = false): void {
   const wire = withoutDescriptions(expected);
-  checkFor(wireIds, () => assert.deepEqual(membersOf(withoutDescriptions(decoded), wire), wire, what));
+  const actual = membersOf(withoutDescriptions(decoded), wire) as Record<string, unknown>;
+  const { accepts: wantedAccepts, ...wantedObject } = wire;
+  const { accepts: actualAccepts, ...actualObject } = isObject(actual) ? actual : {};
+  checkFor(insufficient ? 'CR-5.5' : 'CR-5.2', () => assert.deepEqual(actualObject, wantedObject, what));
+  checkFor(insufficient ? 'CR-5.5' : 'CR-5.3', () => assert.deepEqual(actualAccepts, wantedAccepts, `${what}: accepts`));
   checkFor('CR-5.6', () => assert.deepEqual(withoutDescriptions(decoded), wire, `${what}: no members other than those of CR-5.2–CR-5.5`));
   checkFor('CR-13.2', () =>
     assert.deepEqual(descriptions(decoded), descriptions(expected), 'resource.description and accepts[0].description: the route\'s description when configured, absent otherwise'),
@@ -133,7 +138,7 @@ export function expectChallenge(exchange: Exchange, expected: Record<string, unk
   if (answer.status !== 402 || !answer.paymentRequired) outcomeFailed(outcome, `expected ${wanted}, got ${kindOf(exchange)}: ${label(exchange)}`);
   expectChallengeSchema(exchange);
   let decoded: Record<string, unknown> = {};
-  checkFor(['CR-5.1', 'CR-3.2'], () => {
+  checkFor('CR-5.1', () => {
     decoded = decodedChallenge(answer, exchange);
   });
   checkFor('CR-5.1', () => {
@@ -155,7 +160,7 @@ export function expectChallenge(exchange: Exchange, expected: Record<string, unk
   }
   checkFor('CR-5.5', () => assert.equal(error, 'insufficient_credits', `expected the insufficient-credits challenge, got ${kindOf(exchange)}`));
   checkFor('CR-13.13', () => assert.ok(typeof message === 'string' && message.trim() !== '', 'an insufficient-credits challenge has a non-empty message'));
-  expectChallengeObject(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge', ['CR-5.2', 'CR-5.3', 'CR-5.5']);
+  expectChallengeObject(rest, expected, 'apart from error and message, the insufficient-credits challenge is the plain challenge', true);
 }
 
 /**
@@ -194,31 +199,50 @@ export function handlerRan(exchange: Exchange, routeKey: string): boolean {
 }
 
 /**
- * The request must have been served: the handler ran (else `outcome` fails, default: the caller's IDs, e.g. those of
- * `SERVED` for "the request was served", CR-7.13 for a set-up payment) with a `payment-response` (CR-4.6) that is a
- * success PaymentResponse (CR-6.2, CR-7.13; integer units CR-1.2; strict base64 JSON CR-3.2); returns it.
+ * The request must have been served: the handler ran with a `payment-response` (else `outcome` fails, default: the
+ * caller's ID, e.g. the premise of `SERVED` for "the request was served", CR-7.13 for a set-up payment; CR-4.6 is the
+ * one outcome of a request the run judges gated), no `payment-required` (CR-4.6), and the `payment-response` is a
+ * success PaymentResponse (strict base64 JSON CR-3.2; integer units CR-1.2; the clientId CR-7.3; its members those
+ * of step 13 when it carries a chargeId, CR-7.13, otherwise those of a deduction, CR-6.2); returns it.
  */
 export function expectServed(exchange: Exchange, routeKey: string, outcome?: CheckIds): PaymentResponse {
   const answer = answered(exchange);
   if (!handlerRan(exchange, routeKey)) outcomeFailed(outcome, `the handler of ${routeKey} should have run: ${label(exchange)}`);
-  checkFor('CR-4.6', () => {
-    assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required');
-    assert.ok(answer.paymentResponse, `a served answer carries payment-response: ${label(exchange)}`);
-  });
-  checkFor(['CR-6.2', 'CR-7.13'], () => expectSchemaValid(exchange));
+  if (!answer.paymentResponse) outcomeFailed(outcome, `a served gated request carries payment-response: ${label(exchange)}`);
+  checkFor('CR-4.6', () => assert.equal(answer.headers['payment-required'], undefined, 'a served answer must not carry payment-required'));
   let value: Record<string, unknown> = {};
   checkFor('CR-3.2', () => {
     value = decodedHeader(answer, exchange, 'payment-response');
   });
-  checkFor(['CR-6.2', 'CR-7.13', 'CR-12.3'], () => {
+  const path = 'chargeId' in value ? 'CR-7.13' : 'CR-6.2';
+  checkFor(path, () => expectSchemaValid(exchange));
+  checkFor(path, () => {
     const extra = Object.keys(value).filter((name) => !SUCCESS_MEMBERS.has(name));
     assert.deepEqual(extra, [], 'a success PaymentResponse has only success, creditsRemaining, clientId and chargeId');
   });
-  checkFor(['CR-6.2', 'CR-7.13'], () => assert.equal(value.success, true, 'success is true'));
+  checkFor(path, () => assert.equal(value.success, true, 'success is true'));
   checkFor('CR-1.2', () => assert.ok(Number.isSafeInteger(value.creditsRemaining) && (value.creditsRemaining as number) >= 0, `creditsRemaining is a non-negative safe integer: ${String(value.creditsRemaining)}`));
   checkFor('CR-7.3', () => assert.ok(typeof value.clientId === 'string' && CLIENT_ID_SHAPE.test(value.clientId), `clientId is 64 lowercase hex: ${String(value.clientId)}`));
   if ('chargeId' in value) checkFor('CR-7.13', () => assert.ok(typeof value.chargeId === 'string' && value.chargeId !== '', 'chargeId is a non-empty string'));
   return value as unknown as PaymentResponse;
+}
+
+/**
+ * What a set-up reads of an answer it needs served (a payment or a spend that funds a balance): the handler ran with
+ * a `payment-response` whose balance and clientId it can read (else `outcome` fails). The answer's shape is not the
+ * set-up's to judge: a set-up that failed on it would leave the scenario's own requirements not reached, and the
+ * scenario's own checks judge it. A balance sent as a numeric string is read as its number.
+ */
+export function servedForSetUp(exchange: Exchange, routeKey: string, outcome: CheckIds): PaymentResponse {
+  const answer = answered(exchange);
+  if (!handlerRan(exchange, routeKey)) outcomeFailed(outcome, `the handler of ${routeKey} should have run: ${label(exchange)}`);
+  const value = readable(answer.paymentResponse);
+  if (!value) outcomeFailed(outcome, `a served gated request carries a readable payment-response: ${label(exchange)}`);
+  const creditsRemaining = typeof value.creditsRemaining === 'string' && value.creditsRemaining.trim() !== '' ? Number(value.creditsRemaining) : value.creditsRemaining;
+  if (typeof creditsRemaining !== 'number' || !Number.isFinite(creditsRemaining) || typeof value.clientId !== 'string') {
+    outcomeFailed(outcome, `the set-up cannot read the balance and clientId of the payment-response: ${label(exchange)}`);
+  }
+  return { success: true, creditsRemaining, clientId: value.clientId, ...(typeof value.chargeId === 'string' ? { chargeId: value.chargeId } : {}) };
 }
 
 /**

@@ -38,7 +38,7 @@ export async function waitAcknowledged(control: EmulatorControl, url: string, pr
     // No endpoint at all (404, 405): waiting for a retry cannot help, so say so at once.
     const absent = seen?.attempts.find((attempt) => attempt.url === url && (attempt.status === 404 || attempt.status === 405));
     if (absent) {
-      throw new RequirementFailure(['CR-14.2'], `the target has no webhook endpoint at ${url}: it answered ${absent.status} to the signed ${seen?.event.type} event (a target declaring the robustness profile answers POST <webhookPath> itself)`);
+      throw new RequirementFailure('CR-14.2', `the target has no webhook endpoint at ${url}: it answered ${absent.status} to the signed ${seen?.event.type} event (a target declaring the robustness profile answers POST <webhookPath> itself)`);
     }
     if (Date.now() > deadline) {
       const what = seen ? `event ${seen.event.id} (${seen.event.type}): ${describeAttempts(seen.attempts)}` : 'no such event at the processor';

@@ -123,7 +123,7 @@ export function customerOf(entries: JournalEntry[]): string {
     const first = Array.isArray(body?.data) ? body.data[0] : undefined;
     if (isObject(first) && typeof first.id === 'string') return first.id;
   }
-  throw new RequirementFailure(['CR-7.5'], `no customer was found or created:${listing(customerRequests(entries))}`);
+  throw new RequirementFailure('CR-7.5', `no customer was found or created:${listing(customerRequests(entries))}`);
 }
 
 /** The processor's message in the last error answer among `entries`. */

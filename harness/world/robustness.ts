@@ -23,6 +23,8 @@ export class Robustness {
   /** Events the harness built itself. */
   topUp?: TopUpEvents;
   readonly deliveries: Delivery[] = [];
+  /** The PaymentIntents the kit made itself, behind the target's back: not the target's charges (the money audit skips them). */
+  readonly kitPaymentIntents = new Set<string>();
 
   constructor(world: ConformanceWorld) {
     this.#world = world;
@@ -56,6 +58,7 @@ export class Robustness {
     this.#paymentIntentId = await chargeBehindTarget(this.#world.parameters.emulatorUrl, this.#world.profile.stripeSecretKey, {
       paymentMethodId: card.paymentMethodId, clientId: card.clientId, units, currency: 'usd',
     });
+    this.kitPaymentIntents.add(this.#paymentIntentId);
     this.#world.processor.markers.add(this.#paymentIntentId);
   }
 
@@ -125,6 +128,7 @@ export class Robustness {
       paymentMethodId: card.paymentMethodId, clientId: card.clientId, units: 50_000, currency: 'usd', ...charge,
     });
     await processor.excludeHarnessCall('/v1/payment_intents');
+    this.kitPaymentIntents.add(intent.id);
     return intent;
   }
 

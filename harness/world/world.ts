@@ -10,8 +10,8 @@ import { answerOf, type Exchange } from './exchange.ts';
 import { Expectations, type EffectiveRoute } from './expectations.ts';
 import type { FuzzReport } from './fuzz/run.ts';
 import { TargetClient } from './http-client.ts';
-import { RequirementFailure } from './check.ts';
-import { expectServed, type PaymentResponse } from './judge.ts';
+import { RequirementFailure, type CheckIds } from './check.ts';
+import { expectServed, servedForSetUp, type PaymentResponse } from './judge.ts';
 import type { HeaderValue } from './malformed.ts';
 import type { Declarations } from './declarations.ts';
 import type { Level } from './levels.ts';
@@ -232,8 +232,15 @@ export class ConformanceWorld extends World<WorldParameters> {
   }
 
   /** The decoded payment-response of the last answer, which must be a served request. */
-  served(exchange: Exchange = this.last): PaymentResponse {
-    const response = expectServed(exchange, this.handlerKey(exchange));
+  served(exchange: Exchange = this.last, outcome?: CheckIds): PaymentResponse {
+    const response = expectServed(exchange, this.handlerKey(exchange), outcome);
+    this.processor.markers.add(response.clientId);
+    return response;
+  }
+
+  /** What a set-up reads of an answer it needs served, its shape left to the scenario's checks (`servedForSetUp`). */
+  servedForSetUp(exchange: Exchange, outcome: CheckIds): PaymentResponse {
+    const response = servedForSetUp(exchange, this.handlerKey(exchange), outcome);
     this.processor.markers.add(response.clientId);
     return response;
   }
@@ -262,7 +269,7 @@ export class ConformanceWorld extends World<WorldParameters> {
     const spendRoute = routes.reduce((a, b) => (b.amount > a.amount ? b : a));
     const spends = Math.max(0, Math.ceil((payRoute.minTopUp - balance - payRoute.amount) / spendRoute.amount));
     const topUpAmount = balance + payRoute.amount + spends * spendRoute.amount;
-    const paid = this.served(await this.pay(payRoute.key, 'the card', { topUpAmount, setup: true }));
+    const paid = this.servedForSetUp(await this.pay(payRoute.key, 'the card', { topUpAmount, setup: true }), 'CR-7.13');
     const expected = topUpAmount - payRoute.amount;
     if (paid.creditsRemaining !== expected) {
       const setup = `setting up a balance: paying ${topUpAmount} on ${payRoute.key} (${payRoute.currency}) left ${paid.creditsRemaining}, expected ${expected}`;
@@ -271,12 +278,12 @@ export class ConformanceWorld extends World<WorldParameters> {
       const before = funded.length * balance;
       const shared = funded.length > 0 && (paid.creditsRemaining === expected + before || (paid.chargeId === undefined && paid.creditsRemaining === before - payRoute.amount));
       throw shared
-        ? new RequirementFailure(['CR-6.8'], `${setup}: the ${balance} units funded before in ${funded.join(', ')} count in ${payRoute.currency} too, but a balance pays only for routes of its currency`)
-        : new RequirementFailure(['CR-7.13'], `${setup}: creditsRemaining after a first payment is the top-up minus the price`);
+        ? new RequirementFailure('CR-6.8', `${setup}: the ${balance} units funded before in ${funded.join(', ')} count in ${payRoute.currency} too, but a balance pays only for routes of its currency`)
+        : new RequirementFailure('CR-7.13', `${setup}: creditsRemaining after a first payment is the top-up minus the price`);
     }
     let remaining = paid.creditsRemaining;
-    for (let i = 0; i < spends; i++) remaining = this.served(await this.spend(spendRoute.key, 'the card', { mark: false, setup: true })).creditsRemaining;
-    if (remaining !== balance) throw new RequirementFailure(['CR-6.2'], `setting up a balance of ${balance} ended at ${remaining}: each spend takes exactly the price`);
+    for (let i = 0; i < spends; i++) remaining = this.servedForSetUp(await this.spend(spendRoute.key, 'the card', { mark: false, setup: true }), 'CR-6.2').creditsRemaining;
+    if (remaining !== balance) throw new RequirementFailure('CR-6.2', `setting up a balance of ${balance} ended at ${remaining}: each spend takes exactly the price`);
   }
 
   /** The answer of the last exchange (throws on a transport error). */

@@ -1,7 +1,7 @@
 // Client checks of what the driver reported: what each call returned to the caller and what the callback received.
 import assert from 'node:assert/strict';
 import { Then } from '../../steps/define.ts';
-import { among } from '../../world/check.ts';
+import { firstOf } from '../../world/check.ts';
 import { SCRIPTED_MESSAGES } from '../answers.ts';
 import { reportedPaymentError } from '../call-queries.ts';
 import type { CallResult, CallSpec } from '../driver-replies.ts';
@@ -21,7 +21,7 @@ function assertHandlerAnswer(spec: CallSpec, result: CallResult): void {
 
 Then(
   /^the callback received the challenge of (GET|POST) (\S+) on server (A|B)$/,
-  among(['CR-16.1', 'CR-16.16'], 'CR-16.1'),
+  firstOf(['CR-16.1', 'CR-16.16'], 'CR-16.1'),
   function (this: ClientWorld, method: string, path: string, origin: OriginName) {
     const route = PRICED_ROUTES[`${method} ${path}`];
     assert.ok(route, `no priced route ${method} ${path}`);
@@ -36,7 +36,7 @@ Then(
 
 Then(
   /^the calls? returned the handler's answer$/,
-  among(['CR-16.2', 'CR-16.4', 'CR-16.8', 'CR-16.14', 'CR-16.16', 'CR-16.17'], 'CR-16.2'),
+  firstOf(['CR-16.2', 'CR-16.4', 'CR-16.8', 'CR-16.14', 'CR-16.16', 'CR-16.17'], 'CR-16.2'),
   function (this: ClientWorld) {
     const { specs, reply } = this.last;
     for (const [index, spec] of specs.entries()) assertHandlerAnswer(spec, reply.results[index] as CallResult);
@@ -53,7 +53,7 @@ Then('the call returned status {int} and the server\'s body', 'CR-16.6', functio
 
 Then(
   /^the call reported the payment error "([a-z_]+)"( with the server's message)?$/,
-  among(['CR-16.5', 'CR-16.12'], 'CR-16.5'),
+  firstOf(['CR-16.5', 'CR-16.12'], 'CR-16.5'),
   function (this: ClientWorld, code: string, withMessage: string | undefined) {
     const [result] = this.last.reply.results;
     assert.ok(result);
@@ -65,14 +65,14 @@ Then(
   },
 );
 
-Then("the call returned the challenge's 402 answer", among(['CR-16.7', 'CR-16.10', 'CR-16.15'], 'CR-16.15'), function (this: ClientWorld) {
+Then("the call returned the challenge's 402 answer", firstOf(['CR-16.7', 'CR-16.10', 'CR-16.15'], 'CR-16.15'), function (this: ClientWorld) {
   const [result] = this.last.reply.results;
   assert.ok(result);
   const returned = result.status === 402 || result.error?.kind === 'payment';
   assert.ok(returned, `the call did not return the challenge's 402 (nor an error naming it): ${show(result)}`);
 });
 
-Then('the call reported an error of kind {string}', among(['CR-16.11', 'CR-16.13'], 'CR-16.13'), function (this: ClientWorld, kind: string) {
+Then('the call reported an error of kind {string}', firstOf(['CR-16.11', 'CR-16.13'], 'CR-16.13'), function (this: ClientWorld, kind: string) {
   const [result] = this.last.reply.results;
   assert.ok(result);
   assert.equal(result.error?.kind, kind, `the call did not report an error of kind ${kind}: ${show(result)}`);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { Then } from '../../steps/define.ts';
-import { among } from '../../world/check.ts';
+import { firstOf } from '../../world/check.ts';
 import { BROKEN_CLIENT_ID } from '../broken-headers.ts';
 import { clientIdOf, describeRequests, paysWithCard } from '../call-queries.ts';
 import type { OriginName } from '../ledger.ts';
@@ -11,7 +11,7 @@ import { PAYMENT_METHOD, type ClientWorld } from '../world.ts';
 
 Then(
   /^the server received the call's request again with a payment of (\d+) units$/,
-  among(['CR-16.2', 'CR-16.16'], 'CR-16.2'),
+  firstOf(['CR-16.2', 'CR-16.16'], 'CR-16.2'),
   function (this: ClientWorld, units: string) {
     const { specs, requests } = this.last;
     const [spec] = specs;
@@ -38,7 +38,7 @@ Then('no request carried a top-up below {int} units', 'CR-16.3', function (this:
 
 Then(
   /^the call was served by a deduction from the clientId server (A|B) gave$/,
-  among(['CR-16.4', 'CR-16.17'], 'CR-16.4'),
+  firstOf(['CR-16.4', 'CR-16.17'], 'CR-16.4'),
   function (this: ClientWorld, origin: OriginName) {
     const clientId = this.givenClientId(origin);
     const served = this.last.requests.some((request) => clientIdOf(request) === clientId && request.outcome === 'served');
@@ -49,7 +49,7 @@ Then(
 
 Then(
   /^the server charged (\d+) times? in all$/,
-  among(['CR-16.4', 'CR-16.8', 'CR-16.15', 'CR-16.17'], 'CR-16.4'),
+  firstOf(['CR-16.4', 'CR-16.8', 'CR-16.15', 'CR-16.17'], 'CR-16.4'),
   function (this: ClientWorld, count: string) {
     const { charges } = this.server;
     assert.equal(charges.length, Number(count), `the server charged ${charges.length} times: ${JSON.stringify(charges)}`);
@@ -65,7 +65,7 @@ Then('the server received nothing of the call after the payment error', 'CR-16.5
 
 Then(
   /^the call sent (at most )?(\d+) requests?$/,
-  among(['CR-16.6', 'CR-16.12', 'CR-16.15'], 'CR-16.6'),
+  firstOf(['CR-16.6', 'CR-16.12', 'CR-16.15'], 'CR-16.6'),
   function (this: ClientWorld, atMost: string | undefined, count: string) {
     const { requests } = this.last;
     const ok = atMost ? requests.length <= Number(count) : requests.length === Number(count);
@@ -75,7 +75,7 @@ Then(
 
 Then(
   'no request of the call carried a paymentMethodId',
-  among(['CR-16.6', 'CR-16.10', 'CR-16.13', 'CR-16.15'], 'CR-16.6'),
+  firstOf(['CR-16.6', 'CR-16.10', 'CR-16.13', 'CR-16.15'], 'CR-16.6'),
   function (this: ClientWorld) {
     const paid = this.last.requests.filter(paysWithCard);
     assert.equal(paid.length, 0, `requests of the call with a paymentMethodId:\n${describeRequests(paid)}`);
