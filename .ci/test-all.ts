@@ -35,27 +35,41 @@ const STEPS: Step[] = [
 
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;
 
+/** How much of a step's stderr is kept for the closing block (its end, where the reason of a failed start is). */
+const STDERR_KEPT = 64 * 1024;
+
+/** The last lines of a step's stderr that say something (at most 8), for the closing block. */
+function lastErrorLines(errors: string): string[] {
+  const lines = errors.split('\n').filter((line) => line.trim() !== '');
+  return lines.slice(-8).map((line) => `  stderr: ${line.slice(0, 300)}`);
+}
+
 /** A step's counts: its own `N passed, N failed` line, or, for a step that prints none (the lint, the coverage check), one check passed or failed by its exit code. */
-function run(step: Step): Promise<{ code: number; passed: number; failed: number; output: string }> {
+function run(step: Step): Promise<{ code: number; passed: number; failed: number; output: string; errors: string }> {
   return new Promise((resolve) => {
     process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
-    const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-STDERR_KEPT);
+      process.stderr.write(chunk);
     });
     child.on('close', (code) => {
       const lines = output.trimEnd().split('\n');
       const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
       const exit = code ?? 1;
       if (!summary) {
-        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1, output });
+        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1, output, errors });
         return;
       }
       const passed = Number(summary[1]);
       const failed = Number(summary[2]);
-      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0), output });
+      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0), output, errors });
     });
   });
 }
@@ -80,7 +94,7 @@ for (const step of STEPS) {
   failed += result.failed;
   if (result.code === 0) continue;
   failedSteps.push(step.name);
-  failures.push(`${step.name}:`, ...failureLines(result.output));
+  failures.push(`${step.name} (exit code ${result.code}):`, ...failureLines(result.output), ...lastErrorLines(result.errors));
 }
 // Repeated at the end, where a log shown only in part still has them.
 if (failures.length > 0) process.stdout.write(`\nwhat failed:\n${failures.join('\n')}\n`);

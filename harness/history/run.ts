@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { HistoryOptions } from '../runner/history-options.ts';
-import { startRunEmulator, useRunningEmulator } from '../runner/emulator.ts';
+import { runEmulatorPort, startRunEmulator, useRunningEmulator } from '../runner/emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from '../runner/profile.ts';
 import { startTarget } from '../runner/target.ts';
 import { withTeardown } from '../runner/teardown.ts';
@@ -58,7 +58,7 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
   const capabilities = options.declarations.capabilities ?? [];
   return withTeardown(say, async (teardown) => {
     const fixed = emulatorAddress(readProfile(profilePath));
-    const emulator = options.emulatorUrl ? await useRunningEmulator(options.emulatorUrl) : await startRunEmulator(fixed.host, options.emulatorPort ?? fixed.port);
+    const emulator = options.emulatorUrl ? await useRunningEmulator(options.emulatorUrl) : await startRunEmulator(fixed.host, runEmulatorPort(options.target.kind, options.emulatorPort, fixed.port));
     teardown.add('the Stripe emulator', () => emulator.close());
     const reportsPath = resolve(options.reportsDir);
     mkdirSync(reportsPath, { recursive: true });

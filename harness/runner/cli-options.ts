@@ -10,7 +10,7 @@ export const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
 export const USAGE = `usage: ${KIT} conformance (--target URL | --target-cmd "CMD") [options]
 
 Runs the credit402 conformance suite (features/*.feature) against a target, with the Stripe
-emulator started on the profile's address.
+emulator started in-process.
 
 target (exactly one)
   --target URL          check a server that is already running and talks to the emulator
@@ -21,8 +21,9 @@ target (exactly one)
                         http://127.0.0.1:$PORT/ within 30 s
 
 emulator
-  --emulator-port N     start the emulator on port N instead of the profile's 12111
-                        (0 = any free port; a --target must then be pointed there itself)
+  --emulator-port N     start the emulator on port N (0 = any free port); default: any free
+                        port with --target-cmd, the profile's 12111 with --target (a --target
+                        on another port must be pointed there itself)
   --emulator-url URL    use an emulator that is already running; start none
 
 levels and declarations

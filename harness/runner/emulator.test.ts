@@ -1,8 +1,8 @@
-// Tests of the run's emulator start-up: a taken port gives a message that says what to do.
+// Tests of the run's emulator start-up: the port it binds, and a taken port gives a message that says what to do.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startRunEmulator, useRunningEmulator } from './emulator.ts';
+import { runEmulatorPort, startRunEmulator, useRunningEmulator } from './emulator.ts';
 
 async function listening(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,5 +30,14 @@ describe('startRunEmulator', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('runEmulatorPort', () => {
+  it('binds a free port for a target the kit starts, the profile\'s for a running target, and the one the user names', () => {
+    expect(runEmulatorPort('command', undefined, 12111)).toBe(0);
+    expect(runEmulatorPort('url', undefined, 12111)).toBe(12111);
+    expect(runEmulatorPort('command', 4242, 12111)).toBe(4242);
+    expect(runEmulatorPort('url', 0, 12111)).toBe(0);
   });
 });

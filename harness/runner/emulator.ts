@@ -1,4 +1,4 @@
-// The Stripe emulator of a run: started in-process on the profile's fixed address, or one already running.
+// The Stripe emulator of a run: started in-process (on a free port for a target the kit starts, else on the profile's fixed address), or one already running.
 import { controlUrlOf, startEmulator } from 'credit402-stripe-emulator';
 
 /** The emulator the suite and the target use. */
@@ -44,4 +44,14 @@ export async function useRunningEmulator(url: string): Promise<RunEmulator> {
     throw new Error(`--emulator-url ${url}: no credit402 Stripe emulator answers there (GET ${controlUrlOf(url)}); start one with \`npx credit402-stripe-emulator --port N\``);
   }
   return { url, close: async () => {} };
+}
+
+/**
+ * The port the run's emulator binds: the one the user named; for a target the kit starts (`--target-cmd`, which learns
+ * the emulator's URL from STRIPE_API_BASE) any free port, so that a run holds on a machine where something else has the
+ * profile's port; for a running `--target`, which was pointed at the profile's address, that address's port.
+ */
+export function runEmulatorPort(targetKind: 'url' | 'command', named: number | undefined, profilePort: number): number {
+  if (named !== undefined) return named;
+  return targetKind === 'command' ? 0 : profilePort;
 }

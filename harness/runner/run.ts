@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunOptions } from './cli-options.ts';
 import { plannedScenarios, runSuite, type SuiteOptions } from './cucumber-suite.ts';
-import { startRunEmulator, useRunningEmulator } from './emulator.ts';
+import { runEmulatorPort, startRunEmulator, useRunningEmulator } from './emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
 import { startTarget } from './target.ts';
 import { startRunUpstream } from './upstream.ts';
@@ -37,7 +37,7 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
     const fixed = emulatorAddress(readProfile(profilePath));
     const emulator = options.emulatorUrl
       ? await useRunningEmulator(options.emulatorUrl)
-      : await startRunEmulator(fixed.host, options.emulatorPort ?? fixed.port);
+      : await startRunEmulator(fixed.host, runEmulatorPort(options.target.kind, options.emulatorPort, fixed.port));
     teardown.add('the Stripe emulator', () => emulator.close());
     say(`Stripe emulator at ${emulator.url}${options.emulatorUrl ? ' (already running)' : ''}`);
     const reportsPath = resolve(reportsDir);
