@@ -4,11 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEmulator } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
-import { createCredit402 } from 'credit402';
-import { MemoryStore } from 'credit402/stores';
-import { stripeApiBase } from 'credit402/stripe';
 import { KIT_COMMAND, SOURCE_NODE_OPTIONS, targetCommand } from '../reference/testing/kit.ts';
 import { EXAMPLES, expectPaidThenSpent, KEYS, listeningUrl, useExampleProcesses } from './example-processes.ts';
 
@@ -97,32 +93,26 @@ describe('examples/kit-target.mjs', () => {
   });
 });
 
-describe('the library against an emulator in the test process', () => {
-  it('charges a card at the emulator and serves the paid request', async () => {
-    const stripe = await startEmulator(); // a Stripe API on a free port of 127.0.0.1, in this process
-    const gate = createCredit402({
-      stripeSecretKey: 'sk_test_example', stripePublishableKey: 'pk_test_example',
-      serverSecret: 'example-server-secret-change-me-0123456789', store: new MemoryStore(),
-      stripeApi: stripeApiBase(stripe.url), // the Stripe SDK talks to the emulator
-      routes: { 'GET /api/weather': { amount: 500 } },
-    });
-    const card = await createPaymentMethod(stripe.url, { publishable: 'pk_test_example', secret: 'sk_test_example' }, uniqueCardNumber());
-    const payment = Buffer.from(JSON.stringify({ paymentMethodId: card.paymentMethodId })).toString('base64');
-    const decision = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: payment });
-    expect(decision.action).toBe('serve'); // charged 5.00 usd at the emulator, 49500 units left
-    await stripe.close();
-    if (decision.action === 'serve') expect(decision.payment.creditsRemaining).toBe(49_500);
-  });
-});
-
 /** `code` indented by `indent` spaces on each non-empty line. */
 function indented(code: string, indent: number): string {
   return code.replace(/^(?=.)/gm, ' '.repeat(indent));
 }
 
+/** The README and the pages of docs/. */
+function documentationPages(): string[] {
+  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+}
+
+/** A file's text without its opening comment lines and the blank lines after them: what a README quick start shows. */
+function withoutOpeningComment(source: string): string {
+  const lines = source.split('\n');
+  const first = lines.findIndex((line) => !line.startsWith('//') && line.trim() !== '');
+  return `${lines.slice(first).join('\n').trimEnd()}\n`;
+}
+
 /** Every fenced block announced by `<!-- example: path -->` in the README and docs/, with where it is. */
 function announcedSnippets(): { page: string; path: string; code: string }[] {
-  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const pages = documentationPages();
   const found: { page: string; path: string; code: string }[] = [];
   for (const page of pages) {
     const text = readFileSync(join(ROOT, page), 'utf8');
@@ -145,9 +135,21 @@ describe('the documentation quotes the examples', () => {
     }
   });
 
-  it('the README has a quick start from each example', () => {
-    const quoted = new Set(snippets.filter((snippet) => snippet.page === 'README.md').map((snippet) => snippet.path));
-    for (const file of ['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs', 'client.ts']) expect(quoted).toContain(`examples/${file}`);
+  it('the README has a quick start from each example, and each is the whole file but its opening comment: it runs as pasted', () => {
+    const readmeSnippets = snippets.filter((snippet) => snippet.page === 'README.md');
+    const quoted = new Set(readmeSnippets.map((snippet) => snippet.path));
+    for (const file of ['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs', 'client.ts', 'emulator-in-tests.test.ts']) expect(quoted).toContain(`examples/${file}`);
+    for (const snippet of readmeSnippets) expect(snippet.code, `README.md quotes only part of ${snippet.path}`).toBe(withoutOpeningComment(readFileSync(join(ROOT, snippet.path), 'utf8')));
+  });
+
+  it('every `npm run NAME` in the README and docs names a script of package.json, and every `npx credit402…` a command of the packages', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const bins = ['reference', 'harness', 'emulator'].flatMap((dir) => Object.keys((JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as { bin?: Record<string, string> }).bin ?? {}));
+    for (const page of documentationPages()) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, name] of text.matchAll(/npm run ([\w:-]+)/g)) expect(scripts, `${page}: npm run ${name}`).toContain(name);
+      for (const [, name] of text.matchAll(/npx (credit402[\w-]*)/g)) expect(bins, `${page}: npx ${name}`).toContain(name);
+    }
   });
 
   it('the README links the examples it does not quote, and their docs pages quote them', () => {
