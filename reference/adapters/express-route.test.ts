@@ -126,15 +126,22 @@ describe.each(Object.keys(majors))('credit402.route on %s', (major) => {
 describe.each(Object.keys(majors))('credit402.route under a mount with parameters on %s', (major) => {
   const { express } = majors[major as keyof typeof majors];
 
-  /** Routers mounted at `/t/:tenant` (one nested in another at `/u/:user`), one at `/v1` and a sub-app at `/s/:shop`. */
+  /**
+   * Routers mounted at `/t/:tenant` (one nested in another at `/u/:user`; their mounts declared), one at `/v1`, a sub-app
+   * at `/s/:shop` (read from its public mountpath) and a router at `/w/:workspace` whose mount is not declared.
+   */
   async function start(gate: Gate): Promise<string> {
     const credit402 = credit402Express(gate);
     const app = express();
     app.use(credit402.targetGuard());
     const tenant = express.Router();
-    tenant.get('/items/:item', credit402.route({ amount: 100 }), answer);
+    tenant.get('/items/:item', credit402.route({ amount: 100 }, { mount: '/t/:tenant' }), answer);
     const user = express.Router();
-    user.get('/orders/:order', credit402.route({ amount: 100 }), answer);
+    user.get('/orders/:order', credit402.route({ amount: 100 }, { mount: '/t/:tenant/u/:user' }), answer);
+    tenant.get('/wrong/:item', credit402.route({ amount: 100 }, { mount: '/x/:tenant' }), answer);
+    const workspace = express.Router();
+    workspace.get('/items/:item', credit402.route({ amount: 100 }), answer);
+    app.use('/w/:workspace', workspace);
     tenant.use('/u/:user', user);
     app.use('/t/:tenant', tenant);
     const v1 = express.Router();
@@ -143,6 +150,7 @@ describe.each(Object.keys(majors))('credit402.route under a mount with parameter
     const shop = express();
     shop.get('/items/:item', credit402.route({ amount: 100 }), answer);
     app.use('/s/:shop', shop);
+    app.use((_error: unknown, _req: unknown, res: { status(code: number): { end(): void } }, _next: unknown) => void res.status(500).end());
     return listen(app);
   }
 
@@ -157,6 +165,15 @@ describe.each(Object.keys(majors))('credit402.route under a mount with parameter
       'GET /v1/items/:item',
       ...Array(2).fill('GET /s/:shop/items/:item'),
     ]);
+  });
+
+  it('keys a route under an undeclared mount with parameters by the mount path as received, and refuses a request outside its declared mount unpaid', async () => {
+    const { gate, balance, resources } = await setUp();
+    const url = await start(gate);
+    expect((await paidFetch(url, 'GET /w/one/items/1', SPEND)).status).toBe(200);
+    expect((await paidFetch(url, 'GET /t/a/wrong/1', SPEND)).status).toBe(500);
+    expect(await resources()).toEqual(['GET /w/one/items/:item']);
+    expect(await balance()).toBe(9_900);
   });
 
   it('keeps one challenge series per route for unpaid requests to 300 tenants', async () => {
@@ -179,5 +196,8 @@ describe('credit402.route validation', () => {
     expect(() => credit402.route(null as unknown as RouteConfig)).toThrow(expect.objectContaining({ code: 'ERR_ROUTES' }));
     expect(() => credit402.route(null as unknown as RouteConfig)).toThrow(/^ERR_ROUTES: credit402\.route\(\) must be an object with at least an amount$/);
     expect(() => credit402.route({ amount: 1, description: '' })).toThrow(/^ERR_ROUTE_DESCRIPTION: credit402\.route\(\): description must be a non-empty string when given$/);
+    for (const mount of ['t/:tenant', '/t/', '/t/:', '/t/*', '', 42]) {
+      expect(() => credit402.route({ amount: 1 }, { mount } as { mount: string }), String(mount)).toThrow(expect.objectContaining({ code: 'ERR_ROUTE_MOUNT' }));
+    }
   });
 });

@@ -1,12 +1,13 @@
 // Per-route gating on Express 4/5: `credit402.route({ amount })` on a route, so the application's router decides what matched and the gate prices it.
 import type { ServerResponse } from 'node:http';
+import { Credit402ConfigError } from '../config/config-error.ts';
 import { validateRouteConfig, type Gate, type GatedRoute } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { applyCredit402, applyTargetReading, type GateIncomingMessage } from './node-http.ts';
 import { keyPathOf } from './route-key-path.ts';
 
 type Next = (error?: unknown) => void;
-/** What the middleware reads of Express's request: the mount path, the route the router matched and the app it runs in. */
+/** What the middleware reads of Express's request (its public API): the mount path, the route the router matched and the app it runs in. */
 type Request = GateIncomingMessage & { baseUrl?: string; route?: { path?: unknown; methods?: Record<string, boolean | undefined> }; app?: unknown };
 type Response = ServerResponse & { locals?: Record<string, unknown> };
 /** A connect-style middleware, as Express 4 and 5 take it. */
@@ -18,14 +19,16 @@ export interface Credit402Express {
    * Middleware that prices the route it is declared on (`app.get('/api/users/:id', credit402.route({ amount: 500 }),
    * handler)`). `config` is a route's configuration (`amount`, `currency`, `minTopUp`, `maxTopUp`, `description`),
    * validated here: an invalid one throws a Credit402ConfigError with its code. The route key in events, records and
-   * metrics is the request's method and the route's full pattern: the mounts' patterns (`/t/:tenant`, not the request's
-   * `/t/acme`) and `req.route.path`, in the route-key syntax when it has that shape (`/files/{*rest}` is keyed
-   * `/files/*`; see route-key-path.ts), else in Express's (HEAD on a GET route named as GET). An unpaid or refused request is answered by the gate; a paid one gets `payment-response`,
+   * metrics is the request's method and the route's full pattern: the mount's pattern and `req.route.path`, in the
+   * route-key syntax when it has that shape (`/files/{*rest}` is keyed `/files/*`; see route-key-path.ts), else in
+   * Express's (HEAD on a GET route named as GET). Express does not say which pattern a router was mounted at: under a
+   * mount with parameters (`app.use('/t/:tenant', router)`) declare it, `credit402.route(config, { mount: '/t/:tenant' })`,
+   * or each tenant gets its own key; sub-apps (`app.use('/s/:shop', shop)`) are read from their `mountpath`. An unpaid or refused request is answered by the gate; a paid one gets `payment-response`,
    * its PaymentResponse on `res.locals.credit402`, and its final status reported to the gate, which decides on a
    * refund (`refundOnHandlerError`). A request the table middleware (`credit402Middleware`) already served is not
    * priced again.
    */
-  route(config: RouteConfig): Credit402Handler;
+  route(config: RouteConfig, options?: Credit402RouteOptions): Credit402Handler;
   /**
    * Middleware to mount before the routes (`app.use(credit402.targetGuard())`): answers an ambiguous request target
    * 400 (spec CR-4.10) and hands the router the request path the gate reads (`/api/%77eather` is routed as
@@ -33,6 +36,16 @@ export interface Credit402Express {
    * target (CR-4.9). It reads no `payment` header and gates nothing.
    */
   targetGuard(): Credit402Handler;
+}
+
+/** Options of one {@link Credit402Express.route}. */
+export interface Credit402RouteOptions {
+  /**
+   * The pattern of the path the route's router is mounted at, when it has parameters (`/t/:tenant` for
+   * `app.use('/t/:tenant', router)`): the route key names it instead of each request's `/t/acme`. A request whose
+   * mount path is not an instance of it is refused with ERR_ROUTE_MOUNT (a 500, nothing charged).
+   */
+  mount?: string;
 }
 
 /** How many route keys one `route()` middleware keeps priced; past that (a mount path with parameters), each request prices its own. */
@@ -48,169 +61,64 @@ function pathLabel(path: string): string {
   return visible.startsWith('/') ? visible : `/${visible}`;
 }
 
-/** A layer of an Express router, as Express 4 (`regexp`, `keys`) and Express 5's router 2.x (`matchers`, `slash`, 2.3: `rawPath`) build it. */
-interface Layer {
-  route?: unknown;
-  handle?: unknown;
-  regexp?: RegExp & { fast_slash?: boolean };
-  keys?: Array<{ name?: unknown }>;
-  slash?: boolean;
-  matchers?: unknown;
-  rawPath?: unknown;
-}
-type Matcher = (path: string) => false | { path: string; params: Record<string, unknown> };
-type Router = { stack?: unknown };
-type App = { _router?: Router; router?: Router; parent?: unknown };
+/** A mount pattern in the route-key syntax: `/`-separated literal segments and `:name` parameters, without a final `/`. */
+const MOUNT = /^(\/([A-Za-z0-9\-._~!$&'()+,;=@%]+|:[A-Za-z_][A-Za-z0-9_]*))+$/;
 
-/** What a search looks for at the end of the mounts: the route the request reached, or the mount of a sub-app. */
-const MOUNTED_APP = Symbol('a mounted sub-app');
-type Leaf = unknown;
-
-/** A sub-app's mount (Express 4 and 5 mount an app through a function of this name). */
-const isAppMount = (layer: Layer): boolean => typeof layer.handle === 'function' && layer.handle.name === 'mounted_app';
-
-/** The router of an app: `_router` (Express 4; its `router` getter throws) or `router` (Express 5). */
-function routerOf(app: App): Router | undefined {
-  if (app._router !== undefined) return app._router;
-  try {
-    return app.router;
-  } catch {
-    return undefined;
+/** Validates a declared mount pattern (`/t/:tenant`), the errors naming `credit402.route()`. */
+function validatedMount(mount: unknown): string | undefined {
+  if (mount === undefined) return undefined;
+  if (typeof mount !== 'string' || !MOUNT.test(mount)) {
+    throw new Credit402ConfigError('ERR_ROUTE_MOUNT', `credit402.route(): mount must be a path of literal segments and :name parameters such as "/t/:tenant", without a final "/"; got ${JSON.stringify(mount)}`);
   }
+  return mount;
 }
 
-/** `text` with each span replaced by its name: the concrete mount path back in its pattern's syntax. */
-function withNames(text: string, spans: Array<{ start: number; end: number; name: string }>): string {
-  let out = '';
-  let at = 0;
-  for (const span of spans.sort((a, b) => a.start - b.start)) {
-    if (span.start < at) continue;
-    out += text.slice(at, span.start) + span.name;
-    at = span.end;
-  }
-  return out + text.slice(at);
+/** Whether the concrete `base` (`req.baseUrl`, `/t/acme`) is an instance of `pattern` (`/t/:tenant`), segment by segment. */
+function instanceOf(base: string, pattern: string): boolean {
+  const concrete = base.split('/');
+  const declared = pattern.split('/');
+  if (concrete.length !== declared.length) return false;
+  return declared.every((segment, index) => {
+    const text = concrete[index] ?? '';
+    return segment.startsWith(':') ? text !== '' : segment.toLowerCase() === text.toLowerCase();
+  });
 }
 
-const FLAGGED = new WeakMap<RegExp, RegExp>();
+/** What the middleware reads of a (sub-)app: its public `mountpath` and `parent`. */
+type App = { mountpath?: unknown; parent?: unknown };
 
-/** Express 4: the layer's regular expression on `base`, each parameter's text put back as `:name` (`*` for unnamed groups). */
-function matchByRegexp(regexp: RegExp, keys: Layer['keys'], base: string): { length: number; pattern: string } | undefined {
-  let indexed = FLAGGED.get(regexp);
-  if (indexed === undefined) {
-    indexed = new RegExp(regexp.source, `${regexp.flags.replace(/[gyd]/g, '')}d`);
-    FLAGGED.set(regexp, indexed);
+/**
+ * The pattern of the sub-apps' mounts the request went through (`app.use('/s/:shop', shop)`: `shop.mountpath` is
+ * `/s/:shop`), outermost first, when every one is a single path; Express's public `mountpath` and `parent`.
+ */
+function subAppsPattern(app: unknown): string | undefined {
+  const paths: string[] = [];
+  for (let current = app as App | undefined; typeof current === 'function' || (typeof current === 'object' && current !== null); current = current.parent as App | undefined) {
+    if (current.parent === undefined) break;
+    if (typeof current.mountpath !== 'string' || paths.length >= 8) return undefined;
+    paths.unshift(current.mountpath === '/' ? '' : current.mountpath.replace(/\/$/, ''));
   }
-  const match = indexed.exec(base);
-  if (match === null || match.index !== 0 || match.indices === undefined) return undefined;
-  const text = match[0].replace(/\/$/, '');
-  const spans = [];
-  for (let group = 1; group < match.length; group++) {
-    const span = match.indices[group];
-    if (span === undefined) continue;
-    const name = keys?.[group - 1]?.name;
-    spans.push({ start: span[0], end: span[1], name: typeof name === 'string' ? `:${name}` : '*' });
-  }
-  const pattern = withNames(text, spans);
-  // A case-insensitive mount keys every spelling alike.
-  return { length: text.length, pattern: regexp.flags.includes('i') ? pattern.toLowerCase() : pattern };
-}
-
-/** Router 2.x without the pattern (2.2): the matched text with each segment that is a parameter's value put back as `:name`. */
-function patternFromParams(text: string, params: Record<string, unknown>): string {
-  const unused = new Map(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  return text.split('/').map((segment) => {
-    let decoded = segment;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      // left as it is
-    }
-    for (const [name, value] of unused) {
-      if (value === decoded) {
-        unused.delete(name);
-        return `:${name}`;
-      }
-    }
-    return segment;
-  }).join('/');
-}
-
-/** The part of `base` a mount layer matches, and that part in the mount's route pattern; undefined when it does not match. */
-function matchMount(layer: Layer, base: string): { length: number; pattern: string } | undefined {
-  if (layer.slash === true || layer.regexp?.fast_slash === true) return { length: 0, pattern: '' };
-  if (layer.regexp instanceof RegExp) return matchByRegexp(layer.regexp, layer.keys, base);
-  if (!Array.isArray(layer.matchers)) return undefined;
-  for (const [index, matcher] of (layer.matchers as unknown[]).entries()) {
-    if (typeof matcher !== 'function') continue;
-    const match = (matcher as Matcher)(base);
-    if (match === false || !base.startsWith(match.path)) continue;
-    const text = match.path.replace(/\/$/, '');
-    const raw = Array.isArray(layer.rawPath) ? layer.rawPath[index] : layer.rawPath;
-    return { length: text.length, pattern: typeof raw === 'string' ? raw.replace(/\/$/, '') : patternFromParams(text, match.params) };
-  }
-  return undefined;
+  return paths.join('');
 }
 
 /**
- * The route pattern of the mounts in `router` between it and `leaf` (the route the request reached, or a sub-app's
- * mount), whose concrete text is `base` (`req.baseUrl` below `router`); undefined when no mount of `router` leads there.
+ * `req.baseUrl` in its route pattern: the declared `mount` (checked against the request), else the sub-apps' mount
+ * paths where they begin it and the rest as received, else `req.baseUrl` as received (right for mounts without
+ * parameters).
  */
-function mountPattern(router: Router | undefined, base: string, leaf: Leaf, depth = 0): string | undefined {
-  if (router === undefined || !Array.isArray(router.stack) || depth > 16) return undefined;
-  for (const layer of router.stack as Layer[]) {
-    if (typeof layer !== 'object' || layer === null) continue;
-    if (layer.route !== undefined) {
-      if (base === '' && layer.route === leaf) return '';
-      continue;
-    }
-    const appMount = isAppMount(layer);
-    const inner = layer.handle as Router | undefined;
-    if (!appMount && !Array.isArray(inner?.stack)) continue;
-    const matched = matchMount(layer, base);
-    if (matched === undefined) continue;
-    if (appMount) {
-      if (leaf === MOUNTED_APP && matched.length === base.length) return matched.pattern;
-      continue;
-    }
-    const rest = mountPattern(inner, base.slice(matched.length), leaf, depth + 1);
-    if (rest !== undefined) return matched.pattern + rest;
-  }
-  return undefined;
-}
-
-/** Where `base` may be cut between a sub-app's mount and its own routers: at its start, at each `/`, at its end. */
-function cuts(base: string): number[] {
-  const out = [0];
-  for (let i = 1; i < base.length; i++) if (base[i] === '/') out.push(i);
-  if (base.length > 0) out.push(base.length);
-  return out;
-}
-
-/** The pattern of `base` through the apps (innermost first, each mounted in the next) down to `leaf`. */
-function appsPattern(apps: App[], base: string, leaf: Leaf): string | undefined {
-  const [app, ...parents] = apps;
-  if (app === undefined) return undefined;
-  if (parents.length === 0) return mountPattern(routerOf(app), base, leaf);
-  for (const cut of cuts(base)) {
-    const inner = mountPattern(routerOf(app), base.slice(cut), leaf);
-    if (inner === undefined) continue;
-    const outer = appsPattern(parents, base.slice(0, cut), MOUNTED_APP);
-    if (outer !== undefined) return outer + inner;
-  }
-  return undefined;
-}
-
-/**
- * `req.baseUrl` in its route pattern (`/t/acme` under `app.use('/t/:tenant', router)` is `/t/:tenant`), found in the
- * app's router stack (Express 4 and 5, nested routers and sub-apps); undefined when it cannot be found there.
- */
-function basePattern(req: Request): string | undefined {
+function basePattern(req: Request, mount: string | undefined): string {
   const base = req.baseUrl ?? '';
+  if (mount !== undefined) {
+    if (!instanceOf(base, mount)) throw new Credit402ConfigError('ERR_ROUTE_MOUNT', `credit402.route(): the request's mount path ${JSON.stringify(base)} is not an instance of the declared mount ${JSON.stringify(mount)}`);
+    return mount;
+  }
   if (base === '') return '';
-  const apps: App[] = [];
-  // An Express app is a function.
-  for (let app = req.app; (typeof app === 'function' || typeof app === 'object') && app !== null && apps.length < 8; app = (app as App).parent) apps.push(app as App);
-  return appsPattern(apps, base, req.route);
+  const apps = subAppsPattern(req.app);
+  if (apps === undefined || apps === '') return base;
+  // Routers mounted inside the innermost sub-app follow its mount path: kept as received.
+  const depth = apps.split('/').length;
+  const prefix = base.split('/').slice(0, depth).join('/');
+  return instanceOf(prefix, apps) ? apps + base.slice(prefix.length) : base;
 }
 
 /** A route's path as Express declared it, a list joined with `,`. */
@@ -221,18 +129,11 @@ function declaredPath(routePath: unknown): string {
 /**
  * The key of the route a request reached: its method (HEAD on a route without HEAD named GET, as the router ran the
  * GET route) and the route pattern of the mounts followed by `route.path`, so that every request to a route under
- * `/t/:tenant` names it alike in records and metrics. A mount its router stack does not show is named by
- * `req.baseUrl`, as it was received; `bases` remembers what each base was found to be.
+ * `/t/:tenant` names it alike in records and metrics.
  */
-function routeKey(req: Request, bases: Map<string, string>): string {
+function routeKey(req: Request, mount: string | undefined): string {
   const method = req.method === 'HEAD' && req.route?.methods?.head !== true ? 'GET' : (req.method ?? '');
-  const base = req.baseUrl ?? '';
-  let pattern = bases.get(base);
-  if (pattern === undefined) {
-    pattern = basePattern(req) ?? base;
-    if (bases.size < MAX_CACHED_KEYS) bases.set(base, pattern);
-  }
-  return `${method} ${pathLabel(keyPathOf(`${pattern}${declaredPath(req.route?.path)}`))}`;
+  return `${method} ${pathLabel(keyPathOf(`${basePattern(req, mount)}${declaredPath(req.route?.path)}`))}`;
 }
 
 /**
@@ -249,10 +150,10 @@ function routeKey(req: Request, bases: Map<string, string>): string {
  */
 export function credit402Express(gate: Gate): Credit402Express {
   return {
-    route(config) {
+    route(config, options = {}) {
       validated(config);
+      const mount = validatedMount(options.mount);
       const routes = new Map<string, GatedRoute>();
-      const bases = new Map<string, string>();
       const pricedRoute = (key: string): GatedRoute => {
         const known = routes.get(key);
         if (known !== undefined) return known;
@@ -263,7 +164,7 @@ export function credit402Express(gate: Gate): Credit402Express {
       return async function credit402Route(req, res, next) {
         try {
           if (res.locals?.credit402 !== undefined) return next();
-          const applied = await applyCredit402(gate, req, res, { route: pricedRoute(routeKey(req, bases)) });
+          const applied = await applyCredit402(gate, req, res, { route: pricedRoute(routeKey(req, mount)) });
           if (applied.answered) return;
           if (applied.payment && res.locals) res.locals.credit402 = applied.payment;
           next();
