@@ -65,4 +65,28 @@ describe('import boundaries', () => {
     expect(check('reference/compose/engine.test.ts', '../server/start-server.ts')).toBeUndefined();
     expect(check('reference/testing/reference-stack.ts', '../server/start-server.ts')).toBeUndefined();
   });
+
+  it('refuses shipped code that imports the test tooling, its own package by name, or a computed specifier', () => {
+    expect(check('reference/server/x.ts', '../testing/fake-processor.ts')).toMatch(/must not import the test tooling reference\/testing/);
+    expect(check('reference/gate/x.ts', '../self-test/history.ts')).toMatch(/test tooling reference\/self-test/);
+    expect(check('reference/self-test/x.ts', '../testing/kit.ts')).toBeUndefined();
+    expect(check('reference/server/x.ts', 'credit402/stores')).toMatch(/imports its own package credit402 by name/);
+    expect(check('harness/world/x.ts', 'credit402-conformance')).toMatch(/imports its own package credit402-conformance/);
+    expect(check('reference/server/x.test.ts', 'credit402/stores')).toBeUndefined();
+    expect(check('reference/testing/x.ts', 'credit402')).toBeUndefined();
+    const computed = importsOf('reference/compose/x.ts', "const name = 'redis';\nconst m = await import(name);\n// import(later)\nconst t = await import('fastify');");
+    expect(computed.map((found) => `${found.line}:${found.specifier}:${found.computed === true}`)).toEqual(['4:fastify:false', '2:name:true']);
+    expect(violation(computed[1] as (typeof computed)[number], declared)).toMatch(/computed specifier \(import\(name\)\)/);
+    expect(violation({ file: 'reference/testing/x.ts', line: 1, specifier: 'MODULE', computed: true }, declared)).toBeUndefined();
+  });
+
+  it('covers the benchmarks and the examples, in .mjs too', () => {
+    expect(check('bench/x.ts', '../reference/gate/gate.ts')).toBeUndefined();
+    expect(check('bench/x.ts', '../harness/world/world.ts')).toMatch(/bench\/ must not import from harness\//);
+    expect(check('bench/x.ts', 'credit402-conformance')).toMatch(/must not import the package credit402-conformance/);
+    expect(check('examples/x.mjs', '../reference/gate/index.ts')).toMatch(/examples\/ must not import from reference\//);
+    expect(check('examples/x.mjs', 'credit402/fastify')).toBeUndefined();
+    expect(check('examples/examples.test.ts', '../reference/testing/kit.ts')).toBeUndefined();
+    expect(check('examples/x.test.ts', '../reference/gate/gate.ts')).toMatch(/examples\/ must not import from reference\//);
+  });
 });

@@ -9,24 +9,38 @@ interface Part {
   mayReach: readonly string[];
   /** Package names it must not import. */
   forbiddenPackages: readonly string[];
+  /** The package it is published as: its shipped code does not import itself by that name (it would pass by the layers). */
+  packageName?: string;
 }
 
 const PARTS: readonly Part[] = [
-  { folder: 'emulator', mayReach: ['spec'], forbiddenPackages: ['credit402', 'credit402-conformance'] },
-  { folder: 'reference', mayReach: ['spec', 'schemas'], forbiddenPackages: ['credit402-conformance'] },
-  { folder: 'harness', mayReach: ['spec', 'schemas', 'features'], forbiddenPackages: ['credit402'] },
+  { folder: 'emulator', mayReach: ['spec'], forbiddenPackages: ['credit402', 'credit402-conformance'], packageName: 'credit402-stripe-emulator' },
+  { folder: 'reference', mayReach: ['spec', 'schemas'], forbiddenPackages: ['credit402-conformance'], packageName: 'credit402' },
+  { folder: 'harness', mayReach: ['spec', 'schemas', 'features'], forbiddenPackages: ['credit402'], packageName: 'credit402-conformance' },
   { folder: 'schemas', mayReach: [], forbiddenPackages: ['credit402', 'credit402-conformance', 'credit402-stripe-emulator'] },
+  // The benchmarks measure the library's stages from inside; they never judge it with the kit's code.
+  { folder: 'bench', mayReach: ['reference', 'spec', 'schemas'], forbiddenPackages: ['credit402-conformance'] },
+  // The examples are what a user copies: the packages by name, nothing of the repository by path (tests aside).
+  { folder: 'examples', mayReach: [], forbiddenPackages: [] },
 ];
+
+/** The folders the check reads, and the source files in them: TypeScript and JavaScript modules. */
+export const CHECKED_FOLDERS = PARTS.map((part) => part.folder);
+export const SOURCE_FILE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 
 /** Files of a published package that are not shipped (tests and the repository's own test tooling). */
 const UNSHIPPED = [/\.test\.ts$/, /^reference\/(testing|self-test|crash-test)\//, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
 
-/** A module specifier found in a source file. */
+/** A module specifier found in a source file; `computed` when `import()` is given an expression, not a string literal. */
 interface ImportFound {
   file: string;
   line: number;
   specifier: string;
+  computed?: boolean;
 }
+
+/** `import(` followed by anything but a quote: an import the check cannot read. */
+const COMPUTED_IMPORT = /\bimport\s*\(\s*(?!['"\s])([^)\n]{0,60})/g;
 
 // `from` is the keyword, not the end of a name such as `@fastify/reply-from`.
 const IMPORT = /(?:(?<![\w$@/.-])from\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm;
@@ -37,6 +51,13 @@ export function importsOf(file: string, source: string): ImportFound[] {
   for (const match of source.matchAll(IMPORT)) {
     const line = source.slice(0, match.index).split('\n').length;
     found.push({ file, line, specifier: match[2] ?? '' });
+  }
+  for (const match of source.matchAll(COMPUTED_IMPORT)) {
+    const before = source.slice(0, match.index);
+    // Not a comment's or a string's words: only where `import(` starts code on its line.
+    const lineStart = before.lastIndexOf('\n') + 1;
+    if (/\/\/|\/\*|^\s*\*|['"`]/.test(before.slice(lineStart))) continue;
+    found.push({ file, line: before.split('\n').length, specifier: (match[1] ?? '').trim(), computed: true });
   }
   return found;
 }
@@ -58,20 +79,33 @@ export function violation(found: ImportFound, declared: DeclaredPackages): strin
   if (gateEntry !== undefined) return gateEntry;
   const part = PARTS.find((candidate) => found.file.startsWith(`${candidate.folder}/`));
   if (part === undefined) return undefined;
+  const shippedFile = declared[part.folder] !== undefined && !UNSHIPPED.some((pattern) => pattern.test(found.file));
+  if (found.computed) {
+    return shippedFile ? `shipped code of ${part.folder}/ imports a computed specifier (import(${found.specifier})): the check cannot see what it loads; import a string literal` : undefined;
+  }
   const name = packageOf(found.specifier);
+  if (shippedFile && name !== undefined && name === part.packageName) {
+    return `shipped code of ${part.folder}/ imports its own package ${name} by name (${found.specifier}): import the file by path, so that the layers are checked`;
+  }
   if (found.specifier.startsWith('.')) {
     const target = normalize(join(dirname(found.file), found.specifier)).split(sep).join('/');
     const folder = target.split('/')[0] ?? '';
     if (folder === part.folder || part.mayReach.includes(folder)) return undefined;
+    if (part.folder === 'examples' && !shippedExample(found.file) && target.startsWith('reference/testing/')) return undefined;
     return `${part.folder}/ must not import from ${folder}/ by path (${found.specifier})${folder === 'emulator' ? '; import the package credit402-stripe-emulator' : ''}`;
   }
   if (name === undefined) return undefined;
   if (part.forbiddenPackages.includes(name)) return `${part.folder}/ must not import the package ${name}`;
   const shipped = declared[part.folder];
-  if (shipped !== undefined && !UNSHIPPED.some((pattern) => pattern.test(found.file)) && !shipped.has(name)) {
+  if (shipped !== undefined && shippedFile && !shipped.has(name)) {
     return `shipped code of ${part.folder}/ imports ${name}, which its package.json declares neither as a dependency nor as a peer dependency`;
   }
   return undefined;
+}
+
+/** Whether a file of examples/ is an example a user copies (not a test or a test's helper). */
+function shippedExample(file: string): boolean {
+  return !/\.test\.ts$/.test(file) && file !== 'examples/example-processes.ts';
 }
 
 /** `file` relative to `root` with `/` separators. */
@@ -140,6 +174,7 @@ export function layerViolation(found: ImportFound): string | undefined {
   }
   const from = layerOf(found.file);
   const to = layerOf(target);
+  if (from !== undefined && to === undefined) return `shipped reference/${name(found.file)} must not import the test tooling reference/${name(target)} (${found.specifier})`;
   if (from === undefined || to === undefined || to < from || name(found.file) === name(target)) return undefined;
   const where = to === from ? 'its sibling' : 'the higher layer';
   return `reference/${name(found.file)} must not import from ${where} reference/${name(target)} (${found.specifier}): see LAYERS in .ci/boundaries.ts`;

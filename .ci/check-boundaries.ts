@@ -2,10 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importsOf, repoPath, violation, type DeclaredPackages } from './boundaries.ts';
+import { CHECKED_FOLDERS, importsOf, repoPath, SOURCE_FILE, violation, type DeclaredPackages } from './boundaries.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['emulator', 'reference', 'harness', 'schemas'];
 
 function declaredPackages(folder: string): Set<string> {
   const manifest = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
@@ -16,9 +15,9 @@ const declared: DeclaredPackages = Object.fromEntries(['emulator', 'reference', 
 const problems: string[] = [];
 let files = 0;
 let filesBroken = 0;
-for (const folder of FOLDERS) {
+for (const folder of CHECKED_FOLDERS) {
   for (const entry of readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })) {
-    if (!entry.endsWith('.ts') || entry.endsWith('.d.ts') || entry.split('/').some((part) => part === 'dist' || part === 'node_modules')) continue;
+    if (!SOURCE_FILE.test(entry) || entry.endsWith('.d.ts') || entry.split('/').some((part) => part === 'dist' || part === 'node_modules')) continue;
     const file = join(ROOT, folder, entry);
     const before = problems.length;
     for (const found of importsOf(repoPath(ROOT, file), readFileSync(file, 'utf8'))) {
