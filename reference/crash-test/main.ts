@@ -1,5 +1,6 @@
 // `npm run crash-test -- [--iterations 200] [--store sqlite,redis,postgres|both|all] [--seed N]`: SIGKILLs the reference server mid-payment and checks the money.
 import { parseArgs } from 'node:util';
+import { parseStoreList, seedOf } from '../testing/store-list.ts';
 import { CRASH_STORES, runCrashTest, type CrashStore, type StoreReport } from './run-store.ts';
 
 const { values } = parseArgs({
@@ -17,14 +18,12 @@ if (values.help) {
 }
 const iterations = Number(values.iterations);
 /** `both` (sqlite and redis) is kept from before Postgres; `all` is every store. */
-const ALIASES: Record<string, readonly string[]> = { both: ['sqlite', 'redis'], all: CRASH_STORES };
-const named = [...new Set(values.store.split(',').flatMap((s) => ALIASES[s.trim()] ?? [s.trim()]))];
-const stores = named.filter((s): s is CrashStore => (CRASH_STORES as readonly string[]).includes(s));
-if (!Number.isSafeInteger(iterations) || iterations < 1 || stores.length === 0 || stores.length !== named.length) {
+const stores = parseStoreList<CrashStore>(values.store, CRASH_STORES, { both: ['sqlite', 'redis'] });
+if (!Number.isSafeInteger(iterations) || iterations < 1 || stores === undefined) {
   console.error(USAGE);
   process.exit(2);
 }
-const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const seed = seedOf(values.seed);
 
 function summary(r: StoreReport): string {
   const answered = Object.entries(r.traffic.answered).map(([status, n]) => `${n}×${status}`).join(' ');

@@ -1,5 +1,6 @@
 // `npm run fault-load -- [--seconds 20] [--store redis,postgres|all] [--seed N]`: paid requests, first payments and refunds of failed handlers under a faulty store link, then the money checked.
 import { parseArgs } from 'node:util';
+import { parseStoreList, seedOf } from '../testing/store-list.ts';
 import { tallyStderr, type LogTally } from './server-log-tally.ts';
 import { FAULT_LOAD_STORES, runFaultLoad, type FaultLoadReport, type FaultLoadStore } from './run-fault-load.ts';
 
@@ -19,13 +20,12 @@ if (values.help) {
 }
 const seconds = Number(values.seconds);
 const workers = Number(values.workers);
-const named = [...new Set(values.store.split(',').flatMap((s) => (s.trim() === 'all' ? FAULT_LOAD_STORES : [s.trim()])))];
-const stores = named.filter((s): s is FaultLoadStore => (FAULT_LOAD_STORES as readonly string[]).includes(s));
-if (!(seconds > 0) || !Number.isSafeInteger(workers) || workers < 1 || stores.length === 0 || stores.length !== named.length) {
+const stores = parseStoreList<FaultLoadStore>(values.store, FAULT_LOAD_STORES);
+if (!(seconds > 0) || !Number.isSafeInteger(workers) || workers < 1 || stores === undefined) {
   console.error(USAGE);
   process.exit(2);
 }
-const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const seed = seedOf(values.seed);
 
 function summary(r: FaultLoadReport, log: LogTally): string {
   const answered = Object.entries(r.answered).map(([answer, n]) => `${n}× ${answer}`).join(', ');
