@@ -35,21 +35,36 @@ function connectionDefaults(ready: () => boolean) {
   };
 }
 
-/** Connects a client of the server at `url` and loads the scripts. */
-async function openServer(url: string): Promise<OpenedClient> {
-  let ready = false;
-  const client = createClient({ url, ...connectionDefaults(() => ready) });
-  // Errors also reject the command in flight; without a listener node-redis would crash the process.
+/** What {@link connectWithScripts} needs of a server's or a cluster's client. */
+type Connectable = (RedisCommandClient | RedisClusterCommandClient) & { on(event: 'error', listener: (error: Error) => void): unknown; connect(): Promise<unknown>; close(): Promise<void>; destroy(): void };
+
+/**
+ * Connects `client`, marks it ready (from then on it reconnects forever) and loads the scripts; on a failure destroys it
+ * and says it cannot connect to `where`. Errors also reject the command in flight; without a listener node-redis would
+ * crash the process.
+ */
+async function connectWithScripts(client: Connectable, markReady: () => void, where: string): Promise<OpenedClient> {
   client.on('error', () => {});
   try {
     await client.connect();
-    ready = true;
+    markReady();
     await loadRedisScripts(connectionOf(client));
   } catch (error) {
-    if (client.isOpen) client.destroy();
-    throw new Error(`RedisStore: cannot connect to ${redactUrl(url)}: ${reasonOf(error)}`, { cause: error });
+    try {
+      client.destroy(); // a cluster's masters connected so far; a server's client when it opened
+    } catch {
+      // a client that never opened has nothing to drop
+    }
+    throw new Error(`RedisStore: cannot connect to ${where}: ${reasonOf(error)}`, { cause: error });
   }
   return { client, close: () => client.close(), destroy: () => client.destroy() };
+}
+
+/** Connects a client of the server at `url` and loads the scripts. */
+function openServer(url: string): Promise<OpenedClient> {
+  let ready = false;
+  const client = createClient({ url, ...connectionDefaults(() => ready) });
+  return connectWithScripts(client, () => (ready = true), redactUrl(url));
 }
 
 /** A root node for messages: its URL (password masked), else its socket's `host:port`. */
@@ -60,24 +75,14 @@ function describeNode(node: RedisClusterOptions['rootNodes'][number]): string {
 }
 
 /** Connects a cluster client (discovers the slots, connects every master) and loads the scripts on every master. */
-async function openCluster(options: RedisClusterOptions): Promise<OpenedClient> {
+function openCluster(options: RedisClusterOptions): Promise<OpenedClient> {
   let ready = false;
   const defaults = connectionDefaults(() => ready);
   const cluster = createCluster({
     ...options,
     defaults: { ...defaults, ...options.defaults, socket: { ...defaults.socket, ...options.defaults?.socket } },
   });
-  cluster.on('error', () => {});
-  try {
-    await cluster.connect();
-    ready = true;
-    await loadRedisScripts(connectionOf(cluster));
-  } catch (error) {
-    cluster.destroy();
-    const nodes = options.rootNodes.map(describeNode);
-    throw new Error(`RedisStore: cannot connect to the Redis Cluster at ${nodes.join(', ')}: ${reasonOf(error)}`, { cause: error });
-  }
-  return { client: cluster, close: () => cluster.close(), destroy: () => cluster.destroy() };
+  return connectWithScripts(cluster, () => (ready = true), `the Redis Cluster at ${options.rootNodes.map(describeNode).join(', ')}`);
 }
 
 /**
