@@ -88,7 +88,7 @@ Feature: Errors (spec §8, with §7.2, §7.7 and §7.20)
   @CR-13.24
   Scenario: a payment method without a card fingerprint gives payment_failed before any customer or charge
     When I send the payment payload '{"paymentMethodId":"pm_usBankAccount"}' to "GET /api/weather"
-    Then the answer is the payment error "payment_failed"
+    Then the answer is the payment error "payment_failed" with message "Payment processing failed"
     And the handler did not run
     And the processor made no customer request
     And no PaymentIntent was created

@@ -8,16 +8,19 @@ import type { CardRole, ConformanceWorld } from '../world/world.ts';
 import { Then } from './define.ts';
 
 /**
- * The balance a served answer reports: what decides what was credited and deducted, in which currency and how often
- * (the source's rules first, then credit402's decisions and the robustness profile); else the balance after the
- * deduction of the path the answer took (CR-7.13 with a chargeId, a new payment; CR-6.2, the credits path).
+ * The balance a served answer reports: what decides what was credited and deducted, in which currency and how often.
+ * First what only the robustness profile settles (a credit by webhook, a reversal, a card's payments serialised, the
+ * retry after a processor timeout), since a balance that depends on it is expected only in that profile; then the
+ * source's rules, then credit402's decisions; else the balance after the deduction of the path the answer took
+ * (CR-7.13 with a chargeId, a new payment; CR-6.2, the credits path).
  */
 const BALANCE = firstOf(
   [
+    'CR-14.2', 'CR-14.3', 'CR-14.4', 'CR-14.5', 'CR-14.6', 'CR-14.7', 'CR-14.8',
     'CR-3.11', 'CR-6.4', 'CR-6.7', 'CR-7.1', 'CR-7.4', 'CR-7.7', 'CR-7.9', 'CR-7.11', 'CR-7.20', 'CR-7.25', 'CR-9.1', 'CR-10.2', 'CR-10.3',
     'CR-7.13', 'CR-6.2',
     'CR-3.7', 'CR-6.5', 'CR-6.6', 'CR-6.8', 'CR-6.9', 'CR-7.21', 'CR-7.22', 'CR-7.23', 'CR-7.24', 'CR-8.12', 'CR-11.9', 'CR-13.20', 'CR-13.22',
-    'CR-13.30', 'CR-13.31', 'CR-13.32', 'CR-13.33', 'CR-13.40', 'CR-13.41', 'CR-14.3', 'CR-14.4', 'CR-14.5', 'CR-14.6', 'CR-14.8',
+    'CR-13.30', 'CR-13.31', 'CR-13.32', 'CR-13.33', 'CR-13.40', 'CR-13.41',
   ],
   'CR-6.2',
 );
@@ -39,8 +42,9 @@ Then('creditsRemaining is {int}', BALANCE, function (this: ConformanceWorld, cre
 
 Then(
   'the payment-response has no chargeId',
-  // No new charge: served from the balance (CR-6.2), or from the credit already applied (CR-7.4, CR-7.22, CR-14.3).
-  firstOf(['CR-7.4', 'CR-6.2', 'CR-7.22', 'CR-14.3', 'CR-14.5'], 'CR-6.2'),
+  // No new charge: served from a balance that a webhook credited (CR-14.3, CR-14.5) or that the failed attempt's credit
+  // left (CR-7.22), which only those requirements give; else from an existing balance (CR-7.4) or the credits path (CR-6.2).
+  firstOf(['CR-14.3', 'CR-14.5', 'CR-7.22', 'CR-7.4', 'CR-6.2'], 'CR-6.2'),
   function (this: ConformanceWorld) {
     assert.ok(!('chargeId' in this.served()), 'no chargeId without a new charge');
   },

@@ -4,7 +4,7 @@ import { checkFor, RequirementFailure, resolveId, type CheckIds } from './check.
 import { readable } from './base64-json.ts';
 import { singleHeader, type Answer, type Exchange } from './exchange.ts';
 import { CLIENT_ID_SHAPE } from './expectations.ts';
-import { CARD_ERROR_MESSAGE, PROCESSING_FAILED_MESSAGE } from './outcome-ids.ts';
+import { CARD_ERROR_MESSAGE, MALFORMED_MESSAGE, PROCESSING_FAILED_MESSAGE } from './outcome-ids.ts';
 import { expectChallengeSchema, expectSchemaValid } from './schema-check.ts';
 
 /** A decoded PaymentResponse of a served request. */
@@ -16,11 +16,12 @@ export interface PaymentResponse {
 }
 
 /**
- * The two normative message texts (CR-8.10) and the requirements that fix them: `Malformed payment header` (CR-3.5);
+ * The two normative message texts (CR-8.10) and the requirements that fix them: `Malformed payment header` under the
+ * rule that makes the scenario's value malformed (CR-3.5 at the wire level, CR-3.4, CR-13.36 or CR-13.10 above it);
  * `Payment processing failed` under the requirement of its cause in the scenario (wire CR-7.7 for a PaymentIntent that
  * did not succeed, CR-13.35, CR-13.37 or CR-13.24). Another text a scenario expects is a card error's (CR-7.20, CR-8.6).
  */
-const EXACT_MESSAGES: Readonly<Record<string, CheckIds>> = { 'Malformed payment header': 'CR-3.5', 'Payment processing failed': PROCESSING_FAILED_MESSAGE };
+const EXACT_MESSAGES: Readonly<Record<string, CheckIds>> = { 'Malformed payment header': MALFORMED_MESSAGE, 'Payment processing failed': PROCESSING_FAILED_MESSAGE };
 const ERROR_MEMBERS = ['clientId', 'creditsRemaining', 'error', 'errorCode', 'success'];
 const SUCCESS_MEMBERS = new Set(['success', 'creditsRemaining', 'clientId', 'chargeId']);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

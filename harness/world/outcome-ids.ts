@@ -1,21 +1,24 @@
 // The requirement an outcome check names: for each outcome a scenario expects (served, a challenge, a payment error, not
 // gated, 503), the requirements that can demand it, most decisive first (those of the wire level before the strict ones,
-// so that an outcome the source demands fails at the wire level), and the outcome's own requirement. A check names one:
+// so that an outcome the source demands fails at the wire level; the robustness profile's first where only it makes the
+// outcome), and the outcome's own requirement. A check names one:
 // the first the scenario is tagged with (harness/world/check.ts, firstOf).
 import { firstOf, type Premises } from './check.ts';
 
 /**
- * A request served (CR-4.6): what makes the request reach its handler, paid, before the path's own success (CR-7.13, a
- * new payment; CR-6.2, the credits path); then what only credit402 serves (HEAD, patterns, number reading, request ids,
- * per-currency balances, decoded paths, CR-4.8–CR-13.42) and the robustness profile.
+ * A request served (CR-4.6): first what only the robustness profile serves (a balance a webhook credited, a card's
+ * payments serialised, the retry after a processor timeout), since such a request is expected served only in that
+ * profile; then what makes the request reach its handler, paid, before the path's own success (CR-7.13, a new payment;
+ * CR-6.2, the credits path); then what only credit402 serves (HEAD, patterns, number reading, request ids,
+ * per-currency balances, decoded paths, CR-4.8–CR-13.42).
  */
 export const SERVED: Premises = firstOf(
   [
+    'CR-14.2', 'CR-14.3', 'CR-14.4', 'CR-14.5', 'CR-14.6', 'CR-14.7', 'CR-14.8',
     'CR-3.1', 'CR-3.9', 'CR-3.11', 'CR-4.2', 'CR-4.3', 'CR-4.5', 'CR-6.4', 'CR-7.4', 'CR-7.25', 'CR-9.1', 'CR-9.2', 'CR-10.1', 'CR-10.2',
     'CR-10.3', 'CR-12.5', 'CR-7.13', 'CR-6.2', 'CR-7.1', 'CR-7.2', 'CR-7.5', 'CR-7.6', 'CR-7.7', 'CR-7.8', 'CR-7.9', 'CR-7.11', 'CR-1.1',
     'CR-4.8', 'CR-4.13', 'CR-4.12', 'CR-4.14', 'CR-3.4', 'CR-3.7', 'CR-6.5', 'CR-6.8', 'CR-6.9', 'CR-7.22', 'CR-7.23', 'CR-8.12', 'CR-12.2',
     'CR-13.10', 'CR-13.16', 'CR-13.25', 'CR-13.31', 'CR-13.32', 'CR-13.33', 'CR-13.36', 'CR-13.40', 'CR-13.41', 'CR-13.42',
-    'CR-14.3', 'CR-14.5', 'CR-14.7', 'CR-14.8',
   ],
   'CR-4.6',
 );
@@ -82,6 +85,14 @@ export const PAYMENT_ERROR: Premises = firstOf(PAYMENT_ERROR_PREMISES, 'CR-8.3')
  * (CR-13.37), an unknown PaymentMethod or one without a card fingerprint (CR-13.24).
  */
 export const PROCESSING_FAILED_MESSAGE: Premises = firstOf(['CR-7.7', 'CR-13.35', 'CR-13.37', 'CR-13.24'], 'CR-13.37');
+
+/**
+ * `Malformed payment header` (CR-3.5): for a value that no base64 variant reads or text that is not JSON, CR-3.5 itself
+ * (wire); for a value that only credit402's decoding refuses (padding, an `=` inside the body, bytes that are not UTF-8,
+ * several field lines: strict, CR-3.4, CR-13.36, CR-13.10), the rule that refuses it, since the wire level lets a
+ * target read such a value (CR-3.5).
+ */
+export const MALFORMED_MESSAGE: Premises = firstOf(['CR-3.5', 'CR-3.4', 'CR-13.36', 'CR-13.10'], 'CR-3.5');
 
 /** A message a scenario expects verbatim other than the two normative texts: a card error's, the processor's (CR-7.20, CR-8.6). */
 export const CARD_ERROR_MESSAGE: Premises = firstOf(['CR-7.20', 'CR-8.6'], 'CR-8.6');

@@ -13,6 +13,8 @@ const STRIPE402 = ['--declare', 'serviceName=stripe402', '--declare', 'customerM
 
 /** Every self-test target the kit runs with `--target-cmd`, with what it declares. */
 const TARGETS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['freedom', STRIPE402],
+  ['strict-freedom', []],
   ['source-following', STRIPE402],
   ['source-departures', STRIPE402],
   ['one-balance', []],

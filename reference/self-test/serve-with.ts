@@ -6,7 +6,7 @@ import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { createWebhookHandler, DEFAULT_WEBHOOK_PATH } from '../webhooks/webhook-handler.ts';
+import { createWebhookHandler, DEFAULT_WEBHOOK_PATH, type WebhookHandler } from '../webhooks/webhook-handler.ts';
 
 /** How the target differs from the reference. */
 interface ServeWithOptions {
@@ -16,11 +16,21 @@ interface ServeWithOptions {
   mutate?: (processor: Processor) => Processor;
   /** false: a store without locks, so concurrent first payments of one card are not serialised (breaks CR-14.7). */
   paymentLock?: boolean;
+  /**
+   * `ignore`: the webhook endpoint acknowledges every delivery (200) and acts on none, whatever the profile says, so
+   * refunds, disputes and lost credits are never settled (breaks CR-14.2–CR-14.5). Default: the reference's endpoint.
+   */
+  webhook?: 'ignore';
 }
+
+/** A webhook engine that acknowledges every delivery, verified or not, and acts on none. */
+const IGNORING_WEBHOOK: WebhookHandler = {
+  handle: async () => ({ status: 200, body: { received: true, eventId: 'ignored', action: 'ignored' } }),
+};
 
 /**
  * Starts a conformance target like `serveMutant` (profile from CREDIT402_PROFILE, PORT, STRIPE_API_BASE, a memory
- * store, the reference's Fastify app), plus the webhook endpoint when the profile has a `stripeWebhookSecret`.
+ * store, the reference's Fastify app), plus the webhook endpoint when the profile has a `stripeWebhookSecret` (one that acts on nothing with `webhook: 'ignore'`).
  */
 export async function serveWith(name: string, options: ServeWithOptions): Promise<void> {
   const profilePath = process.env.CREDIT402_PROFILE;
@@ -44,9 +54,13 @@ export async function serveWith(name: string, options: ServeWithOptions): Promis
     processor: options.mutate ? options.mutate(stripe) : stripe,
     ...(config.serviceName ? { serviceName: config.serviceName } : {}),
   });
-  const webhook = config.stripeWebhookSecret
-    ? { path: config.webhookPath ?? DEFAULT_WEBHOOK_PATH, handler: createWebhookHandler({ store, processor: stripe }) }
-    : undefined;
+  const path = config.webhookPath ?? DEFAULT_WEBHOOK_PATH;
+  const webhook =
+    options.webhook === 'ignore'
+      ? { path, handler: IGNORING_WEBHOOK }
+      : config.stripeWebhookSecret
+        ? { path, handler: createWebhookHandler({ store, processor: stripe }) }
+        : undefined;
   const app = await buildFastifyApp(gate, demoRoutes(gate.routes.keys(), config.freeRoutes, config.failingHandlers), { webhook });
   await app.listen({ host: config.host, port: config.port });
   console.log(`${name} listening on http://${config.host}:${config.port} (Stripe API ${config.stripeApi})`);
