@@ -17,6 +17,17 @@ Feature: A client pays (spec §16, wire)
     Then the server received the call's request again with a payment of 60000 units
     And the call returned the handler's answer
 
+  @CR-16.2
+  Scenario: the paid request keeps the headers the caller set
+    When the client calls GET /api/weather on server A with these headers, the callback approving a top-up of 50000 units
+      | authorization   | Bearer caller-token |
+      | accept          | application/json    |
+      | accept-language | de-CH               |
+      | x-caller-trace  | 7f3a-kit            |
+    Then the server received the call's request again with the headers the caller set
+    And the server received the call's request again with a payment of 50000 units
+    And the call returned the handler's answer
+
   @CR-16.3
   Scenario: a top-up below the minimum is not sent
     When the client calls GET /api/weather on server A, the callback approving a top-up of 10000 units

@@ -25,6 +25,21 @@ Feature: A client pays only what its callback approved (spec §16, strict: CR-13
     Then no request to server B carried the clientId server A gave
     And no request to server A carried the clientId server B gave
 
+  @CR-16.9
+  Scenario: a paying request redirected to another origin takes nothing of the payment there
+    Given server A redirects every request carrying a payment to server B
+    When the client calls GET /api/weather on server A, the callback approving a top-up of 50000 units
+    Then the server received the call's request again with a payment of 50000 units
+    And nothing of the payment to server A reached server B
+
+  @CR-16.9
+  Scenario: a request presenting a clientId, redirected to another origin, takes nothing of it there
+    Given the client paid for GET /api/weather on server A
+    And server A redirects every request carrying a payment to server B
+    When the client calls GET /api/cheap on server A, the callback approving a top-up of 50000 units
+    Then the call's first request carried the clientId server A gave
+    And nothing of the payment to server A reached server B
+
   @CR-16.10
   Scenario: an insufficient-credits challenge goes to the callback, which declines
     Given the client paid for GET /api/weather on server A
@@ -33,6 +48,15 @@ Feature: A client pays only what its callback approved (spec §16, strict: CR-13
     Then no request of the call carried a paymentMethodId
     And the call returned the challenge's 402 answer
     And the callback received every insufficient_credits challenge the server sent
+
+  @CR-16.10
+  Scenario: a drained balance goes to the callback again, which approves a new top-up
+    Given the client paid for GET /api/weather on server A
+    And server A drained the client's balance
+    When the client calls GET /api/weather on server A, the callback approving a top-up of 50000 units
+    Then the callback received every insufficient_credits challenge the server sent
+    And the server received the call's request again with a payment of 50000 units
+    And the call returned the handler's answer
 
   @CR-16.11 @spending-limit
   Scenario: a payment beyond the spending limit is not sent

@@ -69,6 +69,14 @@ describe('parseFetchReply', () => {
     expect(() => parseFetchReply({ results: [], callbacks: [] }, 1)).toThrow(MalformedReply);
     expect(() => parseFetchReply({ results: [{ status: null, error: null }], callbacks: [] }, 1)).toThrow(/either a status or an error/);
     expect(() => parseFetchReply({ results: [{ status: null, error: { kind: 'oops', message: '' } }], callbacks: [] }, 1)).toThrow(/kind must be one of/);
-    expect(() => parseFetchReply({ results: [result], callbacks: [{ url: 'u', amount: '500' }] }, 1)).toThrow(/callbacks\[0\]\.amount must be a number/);
+    expect(() => parseFetchReply({ results: [result], callbacks: ['asked'] }, 1)).toThrow(/callbacks\[0\] must be a JSON object/);
+    expect(() => parseFetchReply({ results: [result], callbacks: {} }, 1)).toThrow(/callbacks must be an array/);
+  });
+
+  it('keeps what the callback received as the driver gave it, for the checks to judge (an amount "500" is the client\'s)', () => {
+    const result = { status: 402, headers: {}, body: '', error: null };
+    const asked = { url: 'http://127.0.0.1:1/api/weather', amount: '500', minTopUp: 50000.5, currency: ['usd'], publishableKey: 7, error: false };
+    expect(parseFetchReply({ results: [result], callbacks: [asked] }, 1).callbacks).toEqual([asked]);
+    expect(parseFetchReply({ results: [result], callbacks: [{ url: 'u' }] }, 1).callbacks).toEqual([{ url: 'u', amount: null, minTopUp: null, currency: null, publishableKey: null, error: null }]);
   });
 });

@@ -1,4 +1,5 @@
 // What the scripted server does differently in one scenario: the knobs a step sets, all reset before each scenario.
+import type { OriginName } from './ledger.ts';
 
 /** The payment errors a scenario can make the server answer (seed §7 Errors). */
 export const PAYMENT_ERROR_CODES = ['card_declined', 'payment_failed', 'invalid_payment', 'top_up_below_minimum'] as const;
@@ -36,4 +37,9 @@ export interface Script {
   forwardCompatible?: boolean;
   /** How long the charge step takes, in ms (so that concurrent first payments overlap, CR-16.8). */
   chargeDelayMs?: number;
+  /**
+   * Answer every request to a priced route of origin `from` that carries a `payment` header with a 307 redirect to the
+   * same path and query under `to`, another origin's base URL (CR-16.9), before reading the payment.
+   */
+  redirectPaid?: { from: OriginName; to: string };
 }

@@ -1,4 +1,5 @@
 // Unit tests of the kit's scripted 402 server over real sockets: the seed's processing order on two origins, the script's knobs, the records.
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from './scripted-server.ts';
 import { encodeJson } from './wire.ts';
@@ -93,9 +94,44 @@ describe('the script', () => {
     expect(accepts.map((element) => element.scheme)).toEqual(['future-scheme', 'stripe']);
   });
 
+  it('redirects the paid requests of one origin to the same target on another, unpaid ones challenged (CR-16.9)', async () => {
+    server.script.redirectPaid = { from: 'A', to: server.url('B') };
+    expect((await send('/api/weather?x=1')).status).toBe(402);
+    const redirected = await send('/api/weather?x=1', { paymentMethodId: 'pm_1' }, 'A', { redirect: 'manual' });
+    expect([redirected.status, redirected.headers.get('location')]).toEqual([307, `${server.url('B')}/api/weather?x=1`]);
+    expect((await send('/api/weather', { paymentMethodId: 'pm_1' }, 'B')).status).toBe(200);
+    expect(server.charges.map((charge) => charge.origin)).toEqual(['B']);
+    expect(server.requests.map((request) => request.outcome)).toEqual(['challenge', `redirected to ${server.url('B')}`, 'charged']);
+  });
+
   it('charges every concurrent first payment that finds no balance, as the seed does, when the charge takes time', async () => {
     server.script.chargeDelayMs = 100;
     await Promise.all([1, 2, 3].map(() => send('/api/cheap', { paymentMethodId: 'pm_1' })));
     expect(server.charges).toHaveLength(3);
+  });
+});
+
+describe('the ports of the scripted servers', () => {
+  it('listens on the ports given for A and B, and on a free one for an origin given none', async () => {
+    const [a, b] = [await freePort(), await freePort()];
+    const chosen = await ScriptedServer.start({ A: a, B: b });
+    try {
+      expect([chosen.url('A'), chosen.url('B')]).toEqual([`http://127.0.0.1:${a}`, `http://127.0.0.1:${b}`]);
+      expect((await fetch(`${chosen.url('B')}/free`)).status).toBe(200);
+    } finally {
+      await chosen.close();
+    }
+    const half = await ScriptedServer.start({ B: b });
+    try {
+      expect(half.url('B')).toBe(`http://127.0.0.1:${b}`);
+      expect(half.url('A')).not.toBe(`http://127.0.0.1:${b}`);
+    } finally {
+      await half.close();
+    }
+  });
+
+  it('refuses to start on a port already taken, naming the origin and the port', async () => {
+    const taken = new URL(server.url('A')).port;
+    await expect(ScriptedServer.start({ B: Number(taken) })).rejects.toThrow(`could not listen on 127.0.0.1:${taken} for server B`);
   });
 });

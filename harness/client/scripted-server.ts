@@ -27,6 +27,9 @@ export interface RecordedRequest {
 
 const ORIGINS: readonly OriginName[] = ['A', 'B'];
 
+/** The port each origin listens on; absent or 0: a free port. */
+export type ScriptedServerPorts = Partial<Record<OriginName, number>>;
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -52,16 +55,22 @@ export class ScriptedServer {
   readonly #servers: Server[] = [];
   readonly #urls = new Map<OriginName, string>();
 
-  /** Starts a server listening on two free loopback ports. */
-  static async start(host = '127.0.0.1'): Promise<ScriptedServer> {
+  /**
+   * Starts a server listening on two loopback ports, one per origin: `ports.A` and `ports.B` when given, a free port
+   * for an origin given none (or 0). Rejects when a given port cannot be bound, with the servers started closed.
+   */
+  static async start(ports: ScriptedServerPorts = {}, host = '127.0.0.1'): Promise<ScriptedServer> {
     const server = new ScriptedServer();
     for (const origin of ORIGINS) {
       const http = createServer((request, response) => void server.#handle(origin, request, response));
       http.keepAliveTimeout = 1000;
       server.#servers.push(http);
+      const port = ports[origin] ?? 0;
       await new Promise<void>((resolve, reject) => {
-        http.once('error', reject);
-        http.listen(0, host, () => resolve());
+        http.once('error', (error) => {
+          void server.close().then(() => reject(new Error(`the scripted server could not listen on ${host}:${port} for server ${origin}: ${error.message}`)));
+        });
+        http.listen(port, host, () => resolve());
       });
       server.#urls.set(origin, `http://${host}:${(http.address() as AddressInfo).port}`);
     }
@@ -101,7 +110,7 @@ export class ScriptedServer {
       }
       this.requests.push(record);
       const path = new URL(target, 'http://kit').pathname;
-      const answer = await this.#gate.answer({ origin, method: record.method, path, body, ...(raw !== undefined ? { payment: raw } : {}) });
+      const answer = await this.#gate.answer({ origin, method: record.method, path, target, body, ...(raw !== undefined ? { payment: raw } : {}) });
       Object.assign(record, { status: answer.status, outcome: answer.outcome });
       response.writeHead(answer.status, answer.headers).end(answer.body);
     } catch (error) {

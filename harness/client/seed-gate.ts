@@ -13,6 +13,8 @@ export interface GateRequest {
   method: string;
   /** The path without the query. */
   path: string;
+  /** The request target as received: the path and the query. */
+  target: string;
   body: string;
   /** The `payment` header as received. */
   payment?: string;
@@ -58,6 +60,8 @@ export class SeedGate {
     const script = this.script();
     if (take(script, 'unavailable', (scope) => scope)) return json(503, unavailableBody(), 'service_unavailable', { 'retry-after': '0' });
     if (request.payment === undefined) return this.#challenge(route, request, false);
+    const redirect = script.redirectPaid;
+    if (redirect?.from === request.origin) return { status: 307, headers: { location: `${redirect.to}${request.target}` }, body: '', outcome: `redirected to ${redirect.to}` };
     const decoded = decodePayment(request.payment);
     if (!decoded.ok) return this.#error('invalid_payment', MALFORMED_MESSAGE);
     const { clientId, paymentMethodId, topUpAmount } = decoded.payload;

@@ -29,6 +29,18 @@ describe('parseClientArgs', () => {
     expect(() => parseClientArgs(['--client-cmd', 'd', '--target', 'http://x'])).toThrow(UsageError);
   });
 
+  it('takes the ports of the scripted servers A and B, 0 or absent meaning a free port', () => {
+    expect(parseClientArgs(['--client-cmd', 'd', '--server-a-port', '4100', '--server-b-port', '4101'])).toMatchObject({ options: { serverPorts: { A: 4100, B: 4101 } } });
+    expect(parseClientArgs(['--client-cmd', 'd', '--server-b-port', '4101'])).toMatchObject({ options: { serverPorts: { B: 4101 } } });
+    const free = parseClientArgs(['--client-cmd', 'd', '--server-a-port', '0', '--server-b-port', '0']);
+    expect(free.kind === 'run' && 'serverPorts' in free.options).toBe(false);
+    expect(() => parseClientArgs(['--client-cmd', 'd', '--server-a-port', '4100', '--server-b-port', '4100'])).toThrow(/two ports, not 4100 twice/);
+    expect(() => parseClientArgs(['--client-cmd', 'd', '--server-a-port', '65536'])).toThrow(/--server-a-port must be an integer from 0 to 65535/);
+    expect(() => parseClientArgs(['--client-cmd', 'd', '--server-b-port', 'x'])).toThrow(UsageError);
+    expect(CLIENT_USAGE).toContain('--server-a-port N');
+    expect(CLIENT_USAGE).toContain('--server-b-port N');
+  });
+
   it('prints its help', () => {
     expect(parseClientArgs(['--help'])).toEqual({ kind: 'help' });
     expect(CLIENT_USAGE).toContain('--client-cmd');

@@ -1,8 +1,9 @@
 // Command-line options of `credit402-conformance client`: parsing, checking and the usage text.
 import { parseArgs } from 'node:util';
+import type { ScriptedServerPorts } from '../client/scripted-server.ts';
 import { CLIENT_CAPABILITIES, DeclarationError, parseDeclarations, parseDeclareItems, type Declarations } from '../world/declarations.ts';
 import { isLevel, type Level } from '../world/levels.ts';
-import { KIT, UsageError } from './cli-options.ts';
+import { integer, KIT, UsageError } from './cli-options.ts';
 
 export const CLIENT_USAGE = `usage: ${KIT} client --client-cmd "CMD" [options]
 
@@ -22,6 +23,11 @@ levels and declarations
   --declare KEY=VALUE   what the driver's client offers (repeatable): capabilities=spending-limit
                         (a limit on what it pays, CR-16.11), robustness=true (it keeps its clientIds
                         across restarts, CR-16.17)
+
+scripted server
+  --server-a-port N     the port of the kit's server A (0 = any free port, the default)
+  --server-b-port N     the port of server B (0 = any free port, the default); the two origins
+                        listen on 127.0.0.1, on two different ports
 
 suite
   --tags "EXPR"         cucumber tag expression, e.g. "@CR-16.8 or @CR-16.9"
@@ -46,6 +52,8 @@ export interface ClientRunOptions {
   level: Level;
   /** What the driver declares: robustness and client capabilities only. */
   declarations: Declarations;
+  /** The ports the scripted server's origins listen on (absent: a free port each). */
+  serverPorts?: ScriptedServerPorts;
 }
 
 /** What `client` was asked to do. */
@@ -80,6 +88,8 @@ export function parseClientArgs(args: readonly string[]): ClientCommand {
         reports: { type: 'string' },
         level: { type: 'string' },
         declare: { type: 'string', multiple: true },
+        'server-a-port': { type: 'string' },
+        'server-b-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -94,6 +104,7 @@ export function parseClientArgs(args: readonly string[]): ClientCommand {
   const level = values.level as string | undefined;
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level must be wire, strict or robust; got "${level}"`);
   const tags = values.tags as string | undefined;
+  const serverPorts = scriptedServerPorts(values);
   return {
     kind: 'run',
     options: {
@@ -102,6 +113,15 @@ export function parseClientArgs(args: readonly string[]): ClientCommand {
       reportsDir: (values.reports as string | undefined) || 'reports',
       level: level ?? (declarations.robustness ? 'robust' : 'strict'),
       declarations,
+      ...(Object.keys(serverPorts).length > 0 ? { serverPorts } : {}),
     },
   };
+}
+
+/** The ports of `--server-a-port` and `--server-b-port` that name one (0 and absent: a free port); two origins, two ports. */
+function scriptedServerPorts(values: Record<string, string | boolean | string[] | undefined>): ScriptedServerPorts {
+  const a = integer('server-a-port', values['server-a-port'] as string | undefined, 0, 65535);
+  const b = integer('server-b-port', values['server-b-port'] as string | undefined, 0, 65535);
+  if (a !== undefined && a !== 0 && a === b) throw new UsageError(`servers A and B are two origins: give them two ports, not ${a} twice`);
+  return { ...(a ? { A: a } : {}), ...(b ? { B: b } : {}) };
 }

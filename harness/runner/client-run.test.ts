@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from 'credit402-stripe-emulator/free-port';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childNodeOptions, ROOT } from './paths.ts';
 import { childOutput } from './fixtures/child-output.ts';
@@ -10,7 +11,8 @@ import { childOutput } from './fixtures/child-output.ts';
 const reports = mkdtempSync(join(tmpdir(), 'credit402-client-run-test-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
-const FAKE_DRIVER = 'node harness/client/fixtures/fetch-driver.mjs';
+const FAKE_DRIVER_FILE = 'harness/client/fixtures/fetch-driver.mjs';
+const FAKE_DRIVER = `node ${FAKE_DRIVER_FILE}`;
 
 /** Runs the kit's command line with `client` and these arguments; resolves to its exit code and output. */
 function runClient(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -53,6 +55,25 @@ describe('credit402-conformance client', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 0 failed');
     const summary = JSON.parse(readFileSync(join(reports, 'client-conformance-summary.json'), 'utf8')) as { runErrors: string[] };
     expect(summary.runErrors).toEqual([expect.stringMatching(/malformed reply to fetch/)]);
+  }, 30_000);
+
+  it('judges what a driver reports its callback received as given: an amount "500" fails CR-16.1, not the run', async () => {
+    const reported = `node -e "const c = require('node:child_process').spawn(process.execPath, ['${FAKE_DRIVER_FILE}'], { stdio: ['inherit', 'pipe', 'inherit'] }); require('node:readline').createInterface({ input: c.stdout }).on('line', (l) => { const r = JSON.parse(l); for (const a of r.callbacks || []) a.amount = String(a.amount); console.log(JSON.stringify(r)); }); c.on('exit', (code) => process.exit(code));"`;
+    const { code, stdout } = await runClient('--client-cmd', reported, '--tags', '@CR-16.1 or @CR-16.15');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/failed: CR-16\.1 \[wire\]/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed');
+    const summary = JSON.parse(readFileSync(join(reports, 'client-conformance-summary.json'), 'utf8')) as { runErrors: string[]; scenarios: Array<{ failedIds: string[]; message?: string }> };
+    expect(summary.runErrors).toEqual([]);
+    expect(summary.scenarios.flatMap((scenario) => scenario.failedIds)).toEqual(['CR-16.1']);
+    expect(summary.scenarios.map((scenario) => scenario.message ?? '').join('')).toContain('"amount":"500"');
+  }, 30_000);
+
+  it('starts the scripted servers A and B on the ports --server-a-port and --server-b-port name', async () => {
+    const [a, b] = [await freePort(), await freePort()];
+    const { code, stderr } = await runClient('--client-cmd', FAKE_DRIVER, '--tags', '@CR-16.15', '--server-a-port', String(a), '--server-b-port', String(b));
+    expect(code).toBe(0);
+    expect(stderr).toContain(`scripted server at http://127.0.0.1:${a} (server A) and http://127.0.0.1:${b} (server B)`);
   }, 30_000);
 
   it('exits 2 with the driver\'s stderr when it does not start', async () => {

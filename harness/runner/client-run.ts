@@ -47,7 +47,7 @@ export async function runClientConformance(options: ClientRunOptions, environmen
   return withTeardown(say, async (teardown) => {
     const reportsPath = resolve(options.reportsDir);
     mkdirSync(reportsPath, { recursive: true });
-    const server = await ScriptedServer.start();
+    const server = await ScriptedServer.start(options.serverPorts);
     teardown.add('the scripted server', () => server.close());
     say(`scripted server at ${server.url('A')} (server A) and ${server.url('B')} (server B)`);
     const logFile = join(reportsPath, 'client.log');

@@ -33,7 +33,8 @@ Judges this repository's clients with the kit's client mode (spec section 16), e
   --reports DIR         where the reports go (default: reports)
   -h, --help            print this text and exit
 
-Other options (--level, --declare, --tags) go to the kit's client mode: ${KIT_IN_CLONE} client --help.
+Other options (--level, --declare, --tags, --server-a-port, --server-b-port) go to the kit's client mode:
+${KIT_IN_CLONE} client --help.
 To judge another client, run the kit itself with its driver:
   ${KIT_IN_CLONE} client --client-cmd "CMD"
 (credit402-conformance client --client-cmd "CMD" where the kit is installed).`;

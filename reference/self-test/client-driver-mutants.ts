@@ -121,6 +121,32 @@ function twoRoundTrips(): MutantHooks {
   };
 }
 
+/** Returns a challenge to the caller, declined, without asking the callback, once a clientId is kept for its origin. */
+function noCallbackOnceFunded(): MutantHooks {
+  let kept: ClientIdStorage | undefined;
+  return {
+    storage: (storage) => (kept = storage),
+    callback: (callback) => async (info) => ((await kept?.get(new URL(info.url).origin)) === undefined ? callback(info) : null),
+  };
+}
+
+/** Lets the underlying fetch follow redirects itself, which keeps the `payment` header on the way to another origin. */
+const followsRedirects = (send: Send): Send => (request) => send(new Request(request, { redirect: 'follow' }));
+
+/** Sends the request that pays with its `payment` header only, without the headers the caller set. */
+const dropsHeadersOnPayment = (send: Send): Send => (request) => {
+  const payment = request.headers.get('payment');
+  if (payment === null || typeof payloadOf(request)?.paymentMethodId !== 'string') return send(request);
+  return send(new Request(request, { headers: { payment } }));
+};
+
+/** Hands the callback the challenge's amount as a string (`"500"`), its other values as they are. */
+const stringAmount = (callback: Callback): Callback => (info) => {
+  // The fault itself: a value of another type than the library's own (its type says number), made on purpose.
+  const amount = String(info.accepts.amount) as unknown as number;
+  return callback({ ...info, accepts: { ...info.accepts, amount } });
+};
+
 /** The hooks of the mutant `name` (client-mutants.ts), fresh for one client. */
 export function mutantHooks(name: string): MutantHooks {
   switch (name) {
@@ -138,6 +164,14 @@ export function mutantHooks(name: string): MutantHooks {
       return twoRoundTrips();
     case 'concurrent-charges':
       return { clientPerCall: true };
+    case 'no-callback-once-funded':
+      return noCallbackOnceFunded();
+    case 'follows-redirects':
+      return { fetch: followsRedirects };
+    case 'drops-headers-on-payment':
+      return { fetch: dropsHeadersOnPayment };
+    case 'string-amount':
+      return { callback: stringAmount };
     default:
       throw new Error(`unknown client mutant ${name}`);
   }

@@ -18,6 +18,10 @@ export const CLIENT_MUTANTS: readonly ClientMutant[] = [
   { name: 'repays-insufficient', change: 'pays an insufficient_credits challenge with the last approved payment method, unasked', fails: ['CR-16.10'] },
   { name: 'two-round-trips', change: 'never sends the kept clientId up front; sends it only after a challenge', fails: ['CR-16.14'] },
   { name: 'concurrent-charges', change: 'a fresh client per call: concurrent calls each pay', fails: ['CR-16.8'] },
+  { name: 'no-callback-once-funded', change: "once it keeps a clientId for an origin, returns that origin's challenges without asking the callback", fails: ['CR-16.10'] },
+  { name: 'follows-redirects', change: 'lets fetch follow redirects, with the payment header, to another origin too', fails: ['CR-16.9'] },
+  { name: 'drops-headers-on-payment', change: 'sends the request that pays without the headers the caller set', fails: ['CR-16.2'] },
+  { name: 'string-amount', change: "hands its callback the challenge's amount as a string (\"500\")", fails: ['CR-16.1'] },
 ];
 
 /** The mutant called `name`, if any. */

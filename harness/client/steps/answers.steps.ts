@@ -1,10 +1,10 @@
 // Client checks of what the driver reported: what each call returned to the caller and what the callback received.
 import assert from 'node:assert/strict';
 import { Then } from '../../steps/define.ts';
-import { firstOf } from '../../world/check.ts';
+import { checkFor, firstOf } from '../../world/check.ts';
 import { SCRIPTED_MESSAGES } from '../answers.ts';
 import { reportedPaymentError } from '../call-queries.ts';
-import type { CallResult, CallSpec } from '../driver-replies.ts';
+import type { CallbackRecord, CallResult, CallSpec } from '../driver-replies.ts';
 import type { OriginName } from '../ledger.ts';
 import { PRICED_ROUTES, PUBLISHABLE_KEY } from '../routes.ts';
 import type { ClientWorld } from '../world.ts';
@@ -19,6 +19,16 @@ function assertHandlerAnswer(spec: CallSpec, result: CallResult): void {
   else assert.deepEqual(JSON.parse(result.body ?? 'null'), { route: `${spec.method} ${url.pathname}` }, 'the call returned another body than the handler\'s');
 }
 
+/** The JSON types of what the callback receives (CR-16.1): the url, the stripe element's four values and the error. */
+const CALLBACK_TYPES = { url: 'string', amount: 'number', minTopUp: 'number', currency: 'string', publishableKey: 'string', error: 'string or null' };
+
+/** The JSON type of each member of a callback record, as {@link CALLBACK_TYPES} names them. */
+function typesOf(asked: CallbackRecord): Record<keyof CallbackRecord, string> {
+  const type = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+  const error = asked.error === null || typeof asked.error === 'string' ? 'string or null' : type(asked.error);
+  return { url: type(asked.url), amount: type(asked.amount), minTopUp: type(asked.minTopUp), currency: type(asked.currency), publishableKey: type(asked.publishableKey), error };
+}
+
 Then(
   /^the callback received the challenge of (GET|POST) (\S+) on server (A|B)$/,
   firstOf(['CR-16.1', 'CR-16.16'], 'CR-16.1'),
@@ -27,7 +37,11 @@ Then(
     assert.ok(route, `no priced route ${method} ${path}`);
     const [asked] = this.last.reply.callbacks;
     assert.ok(asked, 'the callback was not asked');
-    assert.equal(new URL(asked.url).href, new URL(this.url(origin, path)).href, 'the callback got another url than the call\'s');
+    // The values as the driver reported them: handed to the callback with another type than the challenge's (an amount
+    // "500"), they break CR-16.1 whatever the scenario, before their values are compared.
+    checkFor('CR-16.1', () => assert.deepEqual(typesOf(asked), CALLBACK_TYPES, `the callback received values of other JSON types than the challenge's: ${show(asked)}`));
+    const url = new URL(String(asked.url)).href;
+    assert.equal(url, new URL(this.url(origin, path)).href, 'the callback got another url than the call\'s');
     const expected = { amount: route.amount, minTopUp: route.minTopUp, currency: route.currency, publishableKey: PUBLISHABLE_KEY, error: null };
     const received = { amount: asked.amount, minTopUp: asked.minTopUp, currency: asked.currency, publishableKey: asked.publishableKey, error: asked.error };
     assert.deepEqual(received, expected, 'the callback received other payment requirements than the challenge\'s stripe element');

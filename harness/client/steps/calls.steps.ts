@@ -1,5 +1,6 @@
 // Client steps that make calls through the driver: one call or several at once, a paid call as set-up, a restart.
 import assert from 'node:assert/strict';
+import type { DataTable } from '@cucumber/cucumber';
 import { Given, When } from '../../steps/define.ts';
 import { firstOf } from '../../world/check.ts';
 import type { CallbackAnswer, CallSpec } from '../driver-replies.ts';
@@ -19,6 +20,13 @@ function callbackOf(text: string): CallbackAnswer {
   return { paymentMethodId: PAYMENT_METHOD, topUpAmount: Number(units) };
 }
 
+/** The request headers of a step's table (name | value), names in lowercase. */
+function headersOf(table: DataTable): Record<string, string> {
+  const rows = table.raw();
+  assert.ok(rows.every((row) => row.length === 2), 'a headers table has two columns: name | value');
+  return Object.fromEntries(rows.map(([name = '', value = '']) => [name.toLowerCase(), value]));
+}
+
 function spec(world: ClientWorld, method: string, target: string, origin: OriginName, body?: string): CallSpec {
   return { url: world.url(origin, target), method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body ?? null };
 }
@@ -28,6 +36,15 @@ When(
   SCENARIO,
   function (this: ClientWorld, method: string, target: string, origin: OriginName, body: string | undefined, callback: string) {
     return driven(this, () => this.call([spec(this, method, target, origin, body)], callbackOf(callback)));
+  },
+);
+
+When(
+  /^the client calls (GET|POST) (\S+) on server (A|B) with these headers, the callback (.+)$/,
+  SCENARIO,
+  function (this: ClientWorld, method: string, target: string, origin: OriginName, callback: string, table: DataTable) {
+    const call = { ...spec(this, method, target, origin), headers: headersOf(table) };
+    return driven(this, () => this.call([call], callbackOf(callback)));
   },
 );
 

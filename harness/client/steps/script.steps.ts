@@ -43,3 +43,8 @@ Given(/^server (A|B) drained the client's balance$/, function (this: ClientWorld
   const clientId = this.givenClientId(origin);
   this.server.ledger.setBalance(origin, clientId, 0);
 });
+
+Given(/^server (A|B) redirects every request carrying a payment to server (A|B)$/, function (this: ClientWorld, from: OriginName, to: OriginName) {
+  assert.notEqual(from, to, 'a redirect to another origin names two servers');
+  this.server.script.redirectPaid = { from, to: this.server.url(to) };
+});
