@@ -132,53 +132,70 @@ export function gatewayRunnable(target: TargetChoice, parallel: number): void {
   if (parallel > 0) throw new UsageError('capabilities=gateway runs the scenarios in the runner\'s process, which owns the upstream: leave out --parallel');
 }
 
-/** Parses the runner's arguments; throws a UsageError on a mistake. */
-export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
-  let values: Record<string, string | boolean | string[] | undefined>;
+/** The values `parseArgs` gives for a command's options. */
+export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
+
+/** Options of `parseArgs`, as the kit's commands declare them. */
+type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+
+/** The options of the commands that start a target: which target, the emulator, the declarations, the reports, help. */
+export const TARGET_OPTIONS = {
+  target: { type: 'string' },
+  'target-cmd': { type: 'string' },
+  'emulator-port': { type: 'string' },
+  'emulator-url': { type: 'string' },
+  declare: { type: 'string', multiple: true },
+  'declare-file': { type: 'string' },
+  reports: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies OptionSpecs;
+
+/** Parses `args` with `options` strictly (no positionals); a mistake is a UsageError. */
+export function parseKitArgs(args: readonly string[], options: OptionSpecs): ParsedValues {
   try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        'target-cmd': { type: 'string' },
-        'emulator-port': { type: 'string' },
-        'emulator-url': { type: 'string' },
-        tags: { type: 'string' },
-        parallel: { type: 'string' },
-        reports: { type: 'string' },
-        level: { type: 'string' },
-        declare: { type: 'string', multiple: true },
-        'declare-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    return parseArgs({ args: [...args], strict: true, allowPositionals: false, options }).values as ParsedValues;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.help) return { kind: 'help' };
+}
+
+/** The target, the emulator and the declarations that {@link TARGET_OPTIONS} gave. */
+export function targetOptions(values: ParsedValues): { target: TargetChoice; emulatorPort?: number; emulatorUrl?: string; declarations: Declarations } {
   const emulatorPort = integer('emulator-port', values['emulator-port'] as string | undefined, 0, 65535);
   const emulatorUrl = httpUrl('emulator-url', values['emulator-url'] as string | undefined);
   if (emulatorPort !== undefined && emulatorUrl !== undefined) throw new UsageError('use either --emulator-port or --emulator-url, not both');
-  const tags = values.tags as string | undefined;
   const declarations = declared(values['declare-file'] as string | undefined, (values.declare as string[] | undefined) ?? []);
+  return {
+    target: targetChoice(values),
+    ...(emulatorPort !== undefined ? { emulatorPort } : {}),
+    ...(emulatorUrl !== undefined ? { emulatorUrl } : {}),
+    declarations,
+  };
+}
+
+/** `--level`, checked; absent: robust when the target declares robustness, else strict. */
+export function levelOption(values: ParsedValues, declarations: Declarations): Level {
   const level = values.level as string | undefined;
   if (level !== undefined && !isLevel(level)) throw new UsageError(`--level must be wire, strict or robust; got "${level}"`);
-  const target = targetChoice(values);
+  return level ?? (declarations.robustness ? 'robust' : 'strict');
+}
+
+/** `--tags`, when it holds an expression. */
+export function tagsOption(values: ParsedValues): { tags?: string } {
+  const tags = values.tags as string | undefined;
+  return tags !== undefined && tags.trim() !== '' ? { tags } : {};
+}
+
+/** Parses the runner's arguments; throws a UsageError on a mistake. */
+export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
+  const values = parseKitArgs(args, { ...TARGET_OPTIONS, tags: { type: 'string' }, parallel: { type: 'string' }, level: { type: 'string' } });
+  if (values.help) return { kind: 'help' };
+  const { target, declarations, ...emulator } = targetOptions(values);
+  const level = levelOption(values, declarations);
   const parallel = integer('parallel', values.parallel as string | undefined, 0, 64) ?? 0;
   if (declarations.capabilities?.includes('gateway')) gatewayRunnable(target, parallel);
   return {
     kind: 'run',
-    options: {
-      target,
-      ...(emulatorPort !== undefined ? { emulatorPort } : {}),
-      ...(emulatorUrl !== undefined ? { emulatorUrl } : {}),
-      ...(tags !== undefined && tags.trim() !== '' ? { tags } : {}),
-      parallel,
-      reportsDir: (values.reports as string | undefined) || 'reports',
-      level: level ?? (declarations.robustness ? 'robust' : 'strict'),
-      declarations,
-    },
+    options: { target, ...emulator, ...tagsOption(values), parallel, reportsDir: (values.reports as string | undefined) || 'reports', level, declarations },
   };
 }

@@ -1,9 +1,8 @@
 // Command-line options of `credit402-conformance client`: parsing, checking and the usage text.
-import { parseArgs } from 'node:util';
 import type { ScriptedServerPorts } from '../client/scripted-server.ts';
 import { CLIENT_CAPABILITIES, DeclarationError, parseDeclarations, parseDeclareItems, type Declarations } from '../world/declarations.ts';
-import { isLevel, type Level } from '../world/levels.ts';
-import { integer, KIT, UsageError } from './cli-options.ts';
+import type { Level } from '../world/levels.ts';
+import { integer, KIT, levelOption, type ParsedValues, parseKitArgs, tagsOption, UsageError } from './cli-options.ts';
 
 export const CLIENT_USAGE = `usage: ${KIT} client --client-cmd "CMD" [options]
 
@@ -76,42 +75,30 @@ function clientDeclarations(items: readonly string[]): Declarations {
 
 /** Parses the arguments of `client`; throws a UsageError on a mistake. */
 export function parseClientArgs(args: readonly string[]): ClientCommand {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'client-cmd': { type: 'string' },
-        tags: { type: 'string' },
-        reports: { type: 'string' },
-        level: { type: 'string' },
-        declare: { type: 'string', multiple: true },
-        'server-a-port': { type: 'string' },
-        'server-b-port': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseKitArgs(args, {
+    'client-cmd': { type: 'string' },
+    tags: { type: 'string' },
+    reports: { type: 'string' },
+    level: { type: 'string' },
+    declare: { type: 'string', multiple: true },
+    'server-a-port': { type: 'string' },
+    'server-b-port': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { kind: 'help' };
   const command = values['client-cmd'];
   if (typeof command !== 'string') throw new UsageError('say which client to check: --client-cmd "CMD" starts its driver');
   if (command.trim() === '') throw new UsageError('--client-cmd needs a command');
   const declarations = clientDeclarations((values.declare as string[] | undefined) ?? []);
-  const level = values.level as string | undefined;
-  if (level !== undefined && !isLevel(level)) throw new UsageError(`--level must be wire, strict or robust; got "${level}"`);
-  const tags = values.tags as string | undefined;
+  const level = levelOption(values, declarations);
   const serverPorts = scriptedServerPorts(values);
   return {
     kind: 'run',
     options: {
       command,
-      ...(tags !== undefined && tags.trim() !== '' ? { tags } : {}),
+      ...tagsOption(values),
       reportsDir: (values.reports as string | undefined) || 'reports',
-      level: level ?? (declarations.robustness ? 'robust' : 'strict'),
+      level,
       declarations,
       ...(Object.keys(serverPorts).length > 0 ? { serverPorts } : {}),
     },
@@ -119,7 +106,7 @@ export function parseClientArgs(args: readonly string[]): ClientCommand {
 }
 
 /** The ports of `--server-a-port` and `--server-b-port` that name one (0 and absent: a free port); two origins, two ports. */
-function scriptedServerPorts(values: Record<string, string | boolean | string[] | undefined>): ScriptedServerPorts {
+function scriptedServerPorts(values: ParsedValues): ScriptedServerPorts {
   const a = integer('server-a-port', values['server-a-port'] as string | undefined, 0, 65535);
   const b = integer('server-b-port', values['server-b-port'] as string | undefined, 0, 65535);
   if (a !== undefined && a !== 0 && a === b) throw new UsageError(`servers A and B are two origins: give them two ports, not ${a} twice`);

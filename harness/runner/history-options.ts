@@ -1,7 +1,6 @@
 // Command-line options of `credit402-conformance history`: parsing, checking and the usage text (target, emulator and declarations as for `conformance`).
-import { parseArgs } from 'node:util';
 import type { Declarations } from '../world/declarations.ts';
-import { declared, httpUrl, integer, KIT, type TargetChoice, targetChoice, UsageError } from './cli-options.ts';
+import { integer, KIT, parseKitArgs, TARGET_OPTIONS, type TargetChoice, targetOptions, UsageError } from './cli-options.ts';
 
 export const HISTORY_USAGE = `usage: ${KIT} history (--target URL | --target-cmd "CMD") [options]
 
@@ -46,38 +45,17 @@ export interface HistoryOptions {
 
 /** Parses the arguments of `history`; throws a UsageError on a mistake. */
 export function parseHistoryArgs(args: readonly string[]): { kind: 'help' } | { kind: 'run'; options: HistoryOptions } {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        'target-cmd': { type: 'string' },
-        'emulator-port': { type: 'string' },
-        'emulator-url': { type: 'string' },
-        declare: { type: 'string', multiple: true },
-        'declare-file': { type: 'string' },
-        seed: { type: 'string' },
-        runs: { type: 'string' },
-        ops: { type: 'string' },
-        seconds: { type: 'string' },
-        path: { type: 'string' },
-        replay: { type: 'string' },
-        reports: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseKitArgs(args, {
+    ...TARGET_OPTIONS,
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    ops: { type: 'string' },
+    seconds: { type: 'string' },
+    path: { type: 'string' },
+    replay: { type: 'string' },
+  });
   if (values.help) return { kind: 'help' };
-  const emulatorPort = integer('emulator-port', values['emulator-port'] as string | undefined, 0, 65535);
-  const emulatorUrl = httpUrl('emulator-url', values['emulator-url'] as string | undefined);
-  if (emulatorPort !== undefined && emulatorUrl !== undefined) throw new UsageError('use either --emulator-port or --emulator-url, not both');
-  const declarations = declared(values['declare-file'] as string | undefined, (values.declare as string[] | undefined) ?? []);
-  const target = targetChoice(values);
+  const { target, declarations, ...emulator } = targetOptions(values);
   const given = integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1);
   const path = values.path as string | undefined;
   if (path !== undefined && (given === undefined || !/^\d+(:\d+)*$/.test(path))) throw new UsageError('--path replays a printed counterexample: give it with its --seed, as printed (digits and colons)');
@@ -86,8 +64,7 @@ export function parseHistoryArgs(args: readonly string[]): { kind: 'help' } | { 
     kind: 'run',
     options: {
       target,
-      ...(emulatorPort !== undefined ? { emulatorPort } : {}),
-      ...(emulatorUrl !== undefined ? { emulatorUrl } : {}),
+      ...emulator,
       declarations,
       seed: given ?? Math.floor(Math.random() * 2 ** 31),
       freshSeed: given === undefined,
