@@ -4,6 +4,7 @@ import { closeOnSignal, startFailure } from './command-lifecycle.ts';
 import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GatewayConfig } from '../gateway/gateway-config.ts';
+import { STORE_KINDS } from '../stores/descriptors.ts';
 
 const USAGE = `usage: credit402 gateway --upstream URL [options]
   --upstream URL     base URL of the service behind the gateway (or "upstream" in --config, or CREDIT402_UPSTREAM)
@@ -14,7 +15,7 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
                      metricsToken (or CREDIT402_METRICS_TOKEN; no flag, a command line is visible to
                      other users): the bearer token the metrics endpoint asks for, 16-512 characters
   --profile FILE     load a conformance profile (routes and keys)
-  --store KIND       memory | sqlite | redis | postgres (as \`credit402 serve\`)
+  --store KIND       ${STORE_KINDS.join(' | ')} (as \`credit402 serve\`)
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
   --stripe-api URL   stripe | http://host:port of a Stripe API (the emulator)

@@ -1,4 +1,4 @@
-// `credit402 serve [--profile F] [--config F] [--store K] [--redis-… N] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
+// `credit402 serve [--profile F] [--config F] [--store K] [--<store flag> N] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
 import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { closeOnSignal, startFailure } from './command-lifecycle.ts';
@@ -8,16 +8,21 @@ import { fileNamesFramework, installedFramework } from '../server/installed-fram
 import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type ServerInjections } from '../server/start-server.ts';
 import type { LogLevel } from '../compose/server-log.ts';
+import { STORE_DESCRIPTORS, STORE_FLAGS } from '../stores/descriptors.ts';
+
+/** The usage text of `--store` (each store's line) and of the flags that set store variables. */
+const STORE_USAGE = [
+  `  --store KIND       ${STORE_DESCRIPTORS.map((descriptor) => descriptor.usage).join('\n                     | ')}`,
+  ...STORE_FLAGS.map((flag) => `  --${flag.name} N\n                     ${flag.usage}; or ${flag.variable}`),
+].join('\n');
+
+/** The store flags as parseArgs options: each takes a value. */
+const STORE_FLAG_OPTIONS: Record<string, { type: 'string' }> = Object.fromEntries(STORE_FLAGS.map((flag) => [flag.name, { type: 'string' }]));
 
 const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
-  --store KIND       memory | sqlite | redis (REDIS_URL, default redis://127.0.0.1:6379; a Redis Cluster: CREDIT402_REDIS_CLUSTER=host:port,…)
-                     | postgres (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; CREDIT402_PG_SCHEMA)
-  --redis-log-retention-seconds N
-                     the Redis store's log keeps entries N seconds (default 3600); or CREDIT402_REDIS_LOG_RETENTION_SECONDS
-  --redis-max-transactions-per-client N
-                     the Redis store's log keeps N entries per client (default 1000); or CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT
+${STORE_USAGE}
   --framework NAME   fastify | express | http (plain node:http); default: fastify if installed, else express
   --gating MODE      table (default: the gate's route table) | per-route (each gated route declared with the
                      framework's per-route form, its router decides what matched; fastify and express)
@@ -47,6 +52,10 @@ function overrides(values: Parameters<typeof listenerOverrides>[0] & { framework
   return out;
 }
 
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Runs the reference server until SIGINT or SIGTERM; resolves to an exit code when it cannot start. */
 export async function serveCommand(args: string[], injected: ServerInjections = {}): Promise<number | undefined> {
   try {
@@ -65,8 +74,7 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       framework: { type: 'string' },
       gating: { type: 'string' },
       'log-level': { type: 'string' },
-      'redis-log-retention-seconds': { type: 'string' },
-      'redis-max-transactions-per-client': { type: 'string' },
+      ...STORE_FLAG_OPTIONS,
     },
   });
   if (values.help) {
@@ -74,10 +82,8 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
     return 0;
   }
   // The store flags act as their variables, so that the store's own settings from the environment still apply.
-  const sources = configSources(values, {
-    CREDIT402_REDIS_LOG_RETENTION_SECONDS: values['redis-log-retention-seconds'],
-    CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT: values['redis-max-transactions-per-client'],
-  });
+  const given = new Map<string, unknown>(Object.entries(values));
+  const sources = configSources(values, Object.fromEntries(STORE_FLAGS.map((flag) => [flag.variable, stringOf(given.get(flag.name))])));
   const chosen = overrides(values);
   // No framework named (flag, CREDIT402_FRAMEWORK, --config or --profile file): the installed one, not the embedded default.
   if (chosen.framework === undefined && !sources.env.CREDIT402_FRAMEWORK && !fileNamesFramework(values.config) && !fileNamesFramework(values.profile)) {

@@ -2,40 +2,18 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { definedFields } from '../config/defined-fields.ts';
 import { assertLiveKeysReachStripe } from '../config/live-keys.ts';
 import { assertProductionSafe } from '../config/production-guards.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import type { CorsOptions, NewPaymentRateLimit } from '../gate/index.ts';
 import { DEFAULT_RECONCILE_EVERY_MS, MAX_RECONCILE_EVERY_MS } from '../reconcile/reconcile-schedule.ts';
-import { POSTGRES_SCHEMA_PATTERN } from '../stores/postgres-options.ts';
 import { routeClaimingPath } from './route-path-claim.ts';
+import { checkStoreConfig, storeFromEnv, type StoreConfig } from './store-config.ts';
 import { LOG_LEVELS, type LogLevel } from './server-log.ts';
 import { parseTrustProxy, validateTrustProxy, type TrustProxy } from '../adapters/client-address.ts';
 import { isMetricsToken, METRICS_TOKEN_RULE } from '../metrics/metrics-token.ts';
 
-/**
- * The store of the reference server. `legacyCurrency` (SQLite, Redis; default `usd`) is the currency balances kept
- * before balances had a currency are migrated to (CR-13.40). Redis: `url` of one server, or `cluster`, the
- * `host:port` (or `redis://` URL) of some nodes of a Redis Cluster, and the Redis log's bounds: `logRetentionSeconds`
- * (default 3600) and `maxTransactionsPerClient` (default 1000). Postgres: `url` (default DATABASE_URL, else the local
- * server) and `schema` (default `credit402`).
- */
-export type StoreConfig =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string; legacyCurrency?: string; transactionTtlSeconds?: number }
-  | {
-    kind: 'redis';
-    url?: string;
-    cluster?: string[];
-    keyPrefix?: string;
-    legacyCurrency?: string;
-    /** How long log entries are kept, in seconds (CREDIT402_REDIS_LOG_RETENTION_SECONDS; default 3600). */
-    logRetentionSeconds?: number;
-    /** Log entries kept per client (CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT; default 1000). */
-    maxTransactionsPerClient?: number;
-  }
-  | { kind: 'postgres'; url?: string; schema?: string; transactionTtlSeconds?: number };
+export type { StoreConfig } from './store-config.ts';
 
 /**
  * How a demo handler of the reference server fails (the conformance profile's `failingHandlers`, harness/PROFILE.md): `answer500` answers
@@ -50,9 +28,6 @@ export const FAILING_RUN_MARK = '!fail';
 
 /** One of {@link HANDLER_FAILURES}. */
 export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
-
-/** The store kinds, as `store.kind` and CREDIT402_STORE name them. */
-const STORE_KINDS = ['memory', 'sqlite', 'redis', 'postgres'] as const;
 
 /** The reference server's HTTP frameworks. */
 export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
@@ -175,62 +150,6 @@ function readJson(path: string): Record<string, unknown> {
   }
 }
 
-function legacyFromEnv(env: NodeJS.ProcessEnv): { legacyCurrency?: string } {
-  return env.CREDIT402_LEGACY_CURRENCY ? { legacyCurrency: env.CREDIT402_LEGACY_CURRENCY } : {};
-}
-
-/** The Redis store's log bounds: each config key, the variable that sets it, and its default (for messages). */
-const REDIS_LOG_OPTIONS = [
-  { key: 'logRetentionSeconds', variable: 'CREDIT402_REDIS_LOG_RETENTION_SECONDS', rule: 'a positive whole number of seconds (default 3600, 1 hour)' },
-  { key: 'maxTransactionsPerClient', variable: 'CREDIT402_REDIS_MAX_TRANSACTIONS_PER_CLIENT', rule: 'a positive whole number (default 1000)' },
-] as const;
-
-/** The Redis log bounds the environment sets: whole decimal numbers as numbers, anything else as given (for the check to refuse). */
-function redisLogFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key, variable } of REDIS_LOG_OPTIONS) {
-    const text = env[variable];
-    if (text !== undefined) out[key] = /^\s*\d+\s*$/.test(text) ? Number(text) : text;
-  }
-  return out;
-}
-
-/** The Redis log bounds `current` (the store configured so far) sets when it is a Redis store. */
-function redisLogOf(current: unknown): Record<string, unknown> {
-  const store = current as Record<string, unknown> | undefined;
-  if (store?.kind !== 'redis') return {};
-  return Object.fromEntries(REDIS_LOG_OPTIONS.flatMap(({ key }) => (store[key] === undefined ? [] : [[key, store[key]]])));
-}
-
-function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): StoreConfig | undefined {
-  const kind = env.CREDIT402_STORE;
-  if (kind === undefined) return undefined;
-  if (kind === 'memory') return { kind };
-  if (kind === 'sqlite') {
-    const currentPath = (current as { path?: string } | undefined)?.path;
-    return { kind, path: env.CREDIT402_SQLITE_PATH ?? currentPath ?? '.data/credit402.db', ...legacyFromEnv(env) };
-  }
-  if (kind === 'redis') {
-    // CREDIT402_REDIS_CLUSTER (`host:port,host:port,…`) names a cluster, and then wins over REDIS_URL.
-    const cluster = env.CREDIT402_REDIS_CLUSTER?.split(',').map((node) => node.trim()).filter(Boolean);
-    return {
-      kind,
-      ...definedFields(cluster?.length ? { cluster } : { url: env.REDIS_URL || undefined }),
-      ...definedFields({ keyPrefix: env.CREDIT402_REDIS_PREFIX || undefined }),
-      ...legacyFromEnv(env),
-      ...redisLogOf(current),
-      ...redisLogFromEnv(env),
-    };
-  }
-  if (kind === 'postgres') {
-    return {
-      kind,
-      ...definedFields({ url: env.DATABASE_URL || undefined, schema: env.CREDIT402_PG_SCHEMA || undefined }),
-    };
-  }
-  throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be ${STORE_KINDS.join(', ')}, got ${kind}`);
-}
-
 function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (env.PORT) out.port = Number(env.PORT);
@@ -251,11 +170,7 @@ function fromEnv(env: NodeJS.ProcessEnv, base: Record<string, unknown>): Record<
   if (env.CREDIT402_LOG_LEVEL) out.logLevel = env.CREDIT402_LOG_LEVEL;
   if (env.CREDIT402_TRUST_PROXY) out.trustProxy = parseTrustProxy(env.CREDIT402_TRUST_PROXY);
   const store = storeFromEnv(env, base.store);
-  if (store) out.store = store;
-  // The Redis log bounds of the environment go to the store, from CREDIT402_STORE or configured so far (checked: Redis only).
-  const redisLog = redisLogFromEnv(env);
-  const target = store ?? base.store;
-  if (Object.keys(redisLog).length > 0 && typeof target === 'object') out.store = { ...target, ...redisLog };
+  if (store !== undefined) out.store = store;
   return out;
 }
 
@@ -270,18 +185,7 @@ function check(config: Record<string, unknown>): ServerConfig {
   if (typeof stripeApi !== 'string' || !/^(embedded|stripe|https?:\/\/.+)$/.test(stripeApi)) {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `stripeApi must be "embedded", "stripe" or an http(s) URL, got ${String(stripeApi)}`);
   }
-  const kind = (store as { kind?: unknown } | undefined)?.kind;
-  if (!STORE_KINDS.some((known) => known === kind)) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${STORE_KINDS.join(', ')}`);
-  }
-  if (kind === 'postgres') checkPostgresStore(store as Record<string, unknown>);
-  checkTransactionTtl(store as Record<string, unknown>);
-  if (kind === 'redis') checkRedisStore(store as Record<string, unknown>);
-  checkRedisLog(store as Record<string, unknown>);
-  const legacyCurrency = (store as { legacyCurrency?: unknown }).legacyCurrency;
-  if (legacyCurrency !== undefined && (typeof legacyCurrency !== 'string' || !/^[a-z]{3}$/.test(legacyCurrency))) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.legacyCurrency (CREDIT402_LEGACY_CURRENCY) must be a lowercase three-letter currency code, got ${String(legacyCurrency)}`);
-  }
+  checkStoreConfig(store);
   const { routes } = config;
   if (typeof routes !== 'object' || routes === null || Object.keys(routes).length === 0) {
     throw new Credit402ConfigError('ERR_ROUTES', 'routes must map at least one "<METHOD> <path>" route key to its price (spec CR-2.10)');
@@ -331,58 +235,6 @@ function checkGating({ gating, framework }: Record<string, unknown>): void {
   }
   if (gating === 'per-route' && framework === 'http') {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'gating "per-route" needs a framework whose router declares the gated routes: fastify or express (plain node:http has no router)');
-  }
-}
-
-/** `store.transactionTtlSeconds` (SQLite and Postgres): how long log records are kept, a positive whole number of seconds. */
-function checkTransactionTtl(store: Record<string, unknown>): void {
-  const ttl = store.transactionTtlSeconds;
-  if (ttl === undefined) return;
-  if (store.kind !== 'sqlite' && store.kind !== 'postgres') {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.transactionTtlSeconds applies to the sqlite and postgres stores, not ${String(store.kind)}`);
-  }
-  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl <= 0) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.transactionTtlSeconds must be a positive whole number of seconds (default 7776000, 90 days), got ${String(ttl)}`);
-  }
-}
-
-/** The Redis store's `cluster`: a non-empty list of `host:port` or redis:// URLs, not beside `url`. */
-function checkRedisStore(store: Record<string, unknown>): void {
-  const { url, cluster } = store;
-  if (cluster === undefined) return;
-  const node = /^(rediss?:\/\/.+|[^\s/:]+:\d+)$/;
-  if (!Array.isArray(cluster) || cluster.length === 0 || !cluster.every((entry) => typeof entry === 'string' && node.test(entry))) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.cluster (CREDIT402_REDIS_CLUSTER) must be a non-empty list of host:port or redis:// URLs');
-  }
-  if (url !== undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.url and store.cluster exclude each other');
-}
-
-/**
- * The Redis store's log bounds (`logRetentionSeconds`, `maxTransactionsPerClient`): Redis only, each a positive safe
- * integer (the retention's milliseconds too), as the store's own options check them (`ERR_REDIS_OPTION`), but at load.
- */
-function checkRedisLog(store: Record<string, unknown>): void {
-  for (const { key, variable, rule } of REDIS_LOG_OPTIONS) {
-    const value = store[key];
-    if (value === undefined) continue;
-    if (store.kind !== 'redis') {
-      throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.${key} (${variable}) applies to the redis store, not ${String(store.kind)}`);
-    }
-    const scale = key === 'logRetentionSeconds' ? 1000 : 1;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || !Number.isSafeInteger(value * scale)) {
-      throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.${key} (${variable}) must be ${rule}, got ${JSON.stringify(value)}`);
-    }
-  }
-}
-
-/** The Postgres store's fields: `url` a postgres:// URL, `schema` a lowercase SQL identifier. */
-function checkPostgresStore(store: Record<string, unknown>): void {
-  const { url, schema } = store;
-  if (url !== undefined && (typeof url !== 'string' || !/^postgres(ql)?:\/\/./.test(url))) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'store.url (DATABASE_URL) must be a postgres:// or postgresql:// URL');
-  }
-  if (schema !== undefined && (typeof schema !== 'string' || !POSTGRES_SCHEMA_PATTERN.test(schema))) {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.schema (CREDIT402_PG_SCHEMA) must be a lowercase SQL identifier, got ${String(schema)}`);
   }
 }
 
