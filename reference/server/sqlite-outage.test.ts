@@ -61,9 +61,10 @@ describe('reference server on SQLite', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(answer.body).toMatchObject({ errorCode: 'service_unavailable', error: OUTCOME_UNKNOWN.DEDUCTION }); // a failed deduction's outcome is never claimed (CR-8.12)
-    expect(answer.ms).toBeLessThan(1_000); // was: busy_timeout, 5 s
-    expect(worstStallMs).toBeLessThan(100); // was: 5 s inside SQLite, and GET /free waited as long
-    expect(Math.max(...free)).toBeLessThan(100);
+    // Bounds far below the 5 s they guard against, and far above what a busy machine adds (this is no timing test).
+    expect(answer.ms).toBeLessThan(2_500); // was: busy_timeout, 5 s
+    expect(worstStallMs).toBeLessThan(1_000); // was: 5 s inside SQLite, and GET /free waited as long
+    expect(Math.max(...free)).toBeLessThan(1_000);
     await holders[0]!.release();
     expect((await timedFetch(`${server.url}/api/weather`, { clientId })).status).toBe(200);
   });
