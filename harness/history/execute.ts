@@ -18,6 +18,8 @@ export interface HistoryEnvironment {
   serverSecret: string;
   handledPath: string;
   storeFaults: boolean;
+  /** Whether the target gives a failed handler's price back (declared `refundOnHandlerError`). */
+  refunds: boolean;
   /** How long a store fault of mode `delay` holds the deduction (below the profile's maxStoreWaitMs). */
   faultDelayMs: number;
   requestTimeoutMs: number;
@@ -29,7 +31,8 @@ export interface HistoryResult {
   exchanges: HistoryExchange[];
   /** The emulator's PaymentIntent creations of this history's cards. */
   journal: JournalEntry[];
-  violation?: Violation & { at: string; failedOp?: number };
+  /** `failedOp`: the operation it failed at; `failedCard`: the card whose closing read failed. */
+  violation?: Violation & { at: string; failedOp?: number; failedCard?: number };
   /** Set when the handled route is missing (handler runs unjudged) or the model stopped judging. */
   notes: string[];
   durationMs: number;
@@ -44,6 +47,9 @@ interface HistoryCard {
 
 /** The metadata key of the credited units on a PaymentIntent (CR-7.17). */
 const TOP_UP_METADATA = 'credit402_top_up_units';
+
+/** The pauses before the retries of a refund whose store call failed (the reference's; a target that waits longer may have its late refunds unjudged). */
+const REFUND_PAUSES_MS = [250, 1_000, 1_000];
 
 /** Newest journal sequence number read by this process: each history reads only what is newer. */
 let journalCursor = 0;
@@ -60,7 +66,7 @@ export async function executeHistory(operations: Operation[], environment: Histo
   const nonce = randomBytes(4).toString('hex');
   const cards: Array<HistoryCard | undefined> = [];
   const numbers: string[] = [];
-  const ledger = new Ledger(CARDS);
+  const ledger = new Ledger(CARDS, { refunds: environment.refunds });
   const control = new ControlRoutes(environment.targetUrl);
   const emulator = new EmulatorControl(controlUrlOf(environment.emulatorUrl));
   const exchanges: HistoryExchange[] = [];
@@ -153,15 +159,16 @@ export async function executeHistory(operations: Operation[], environment: Histo
       ...(typeof payment.requestId === 'string' ? { rid: payment.requestId } : {}),
       ...(call?.pay ? { topUp: call.pay.topUp ?? route.minTopUp } : {}),
       ...(malformed ? { malformed } : {}),
+      ...(route.failing ? { failing: true } : {}),
       outcome: judged.outcome,
       ...(Number.isSafeInteger(credits) && judged.outcome === 'served' ? { creditsRemaining: credits as number } : {}),
       ...(typeof chargeId === 'string' && judged.outcome === 'served' ? { chargeId } : {}),
     };
   };
 
-  const finish = async (violation?: Violation, at?: string, failedOp?: number): Promise<HistoryResult> => {
+  const finish = async (violation?: Violation, at?: string, failedOp?: number, failedCard?: number): Promise<HistoryResult> => {
     const journal = await paymentIntents(emulator, since, cards);
-    const found = violation ? { violation: { ...violation, at: at ?? '', ...(failedOp === undefined ? {} : { failedOp }) } } : {};
+    const found = violation ? { violation: { ...violation, at: at ?? '', ...(failedOp === undefined ? {} : { failedOp }), ...(failedCard === undefined ? {} : { failedCard }) } } : {};
     return { operations, exchanges, journal, ...found, notes, durationMs: Date.now() - startedAt };
   };
   const asked = async (batch: HistoryExchange[]): Promise<void> => {
@@ -176,12 +183,13 @@ export async function executeHistory(operations: Operation[], environment: Histo
     if (operation.op === 'fault') {
       if (!environment.storeFaults) continue;
       const holder = await card(operation.card);
-      const spec: StoreFaultSpec = { clientId: holder.clientId, operation: 'deductBalance', count: 1 };
+      // A refund of a failed handler's price is an addBalance call (PROFILE.md, Capabilities).
+      const spec: StoreFaultSpec = { clientId: holder.clientId, operation: operation.refund ? 'addBalance' : 'deductBalance', count: 1 };
       if (operation.mode === 'replyLost') spec.replyLost = true;
       if (operation.mode === 'delay') spec.delayMs = environment.faultDelayMs;
       await control.armStoreFault(spec);
       faulted.add(operation.card);
-      ledger.faulted(operation.card);
+      if (!operation.refund) ledger.faulted(operation.card);
       continue;
     }
     if (operation.op === 'malformed') {
@@ -198,7 +206,7 @@ export async function executeHistory(operations: Operation[], environment: Histo
       if (violation) return finish(violation, label, index);
       continue;
     }
-    const calls = operation.op === 'call' ? [operation.call] : operation.calls;
+    const calls = operation.op === 'call' ? [operation.call] : operation.op === 'burst' ? operation.calls : Array.from({ length: operation.count }, (): Call => ({ card: operation.card, route: operation.route }));
     const prepared = await Promise.all(calls.map(request));
     const batch = await Promise.all(
       prepared.map(({ route, payment }) => send(environment.targetUrl, { method: route.method, target: route.path, payment }, index, startedAt, environment.requestTimeoutMs)),
@@ -216,9 +224,23 @@ export async function executeHistory(operations: Operation[], environment: Histo
     if (violation) return finish(violation, label, index);
   }
 
-  // The store is back: faults removed, then each balance the history touched read by a spend on its cheapest route.
-  for (const index of faulted) await control.clearStoreFaults((cards[index] as HistoryCard).clientId);
-  if (faulted.size > 0) await sleep(environment.faultDelayMs + 100);
+  // The store is back: faults removed, the refunds owed given time to land (a failed one is retried within about two
+  // seconds), then each balance the history touched read by a spend on its cheapest route.
+  // A held call fails without touching the store, so nothing it does shows later; but a failed refund attempt is
+  // retried in the background (the reference: after 250 ms, then 1 s more, a held attempt bounded by the target's
+  // wait for its store): what lands then, or must not, shows in the closing reads.
+  let refundsFailed = 0;
+  let refundHeld = false;
+  for (const index of faulted) {
+    const cleared = await control.clearStoreFaults((cards[index] as HistoryCard).clientId);
+    for (const fault of cleared.filter((each) => each.operation === 'addBalance')) {
+      refundsFailed += fault.fired;
+      if (fault.delayMs !== undefined && fault.fired > 0) refundHeld = true;
+    }
+  }
+  const retries = refundsFailed === 0 ? 0 : REFUND_PAUSES_MS.slice(0, refundsFailed).reduce((sum, pause) => sum + pause, 0) + 200 + (refundHeld ? environment.faultDelayMs : 0);
+  const settling = Math.max(retries, ledger.refundsPending ? 150 : 0);
+  if (settling > 0) await sleep(settling);
   for (const key of touched) {
     const [cardText, currency] = key.split(' ');
     const cardIndex = Number(cardText);
@@ -232,7 +254,7 @@ export async function executeHistory(operations: Operation[], environment: Histo
     await asked([exchange]);
     const seen = observation(exchange, undefined, route, label, cardIndex);
     const violation = 'ids' in seen ? seen : ledger.observe(seen);
-    if (violation) return finish(violation, label);
+    if (violation) return finish(violation, label, undefined, cardIndex);
   }
   const result = await finish();
   const charges: JournalCharge[] = [];

@@ -89,4 +89,41 @@ describe('the ledger model of a history', () => {
     expect(new Ledger(3).observe(call(2, { outcome: 'served', creditsRemaining: 0 }))?.ids).toEqual(['CR-6.3']);
     expect(funded().observe(call(0, { outcome: 'served', topUp: 50_000, chargeId: 'pi_3', creditsRemaining: 99_000 }))?.ids).toEqual(['CR-7.4']);
   });
+
+  it('CR-6.9, CR-11.3 with refunds declared: a failed handler\'s price comes back once, unless its repeat was served first', async () => {
+    const refunding = (): Ledger => {
+      const ledger = new Ledger(3, { refunds: true });
+      ledger.observe(call(0, { outcome: 'served', topUp: 50_000, chargeId: 'pi_1', creditsRemaining: 49_500 }));
+      return ledger;
+    };
+    const back = refunding();
+    expect(back.observe(call(0, { ...fails, failing: true, outcome: 'served', rid: 'a', creditsRemaining: 49_100 }))).toBeUndefined();
+    expect(back.refundsPending).toBe(true);
+    // Landed or not yet: both explain the next spend.
+    expect(back.observe(call(0, { outcome: 'served', creditsRemaining: 49_000 }))).toBeUndefined();
+    expect(back.observe(call(0, { outcome: 'served', creditsRemaining: 48_900 }))?.ids).toEqual(['CR-11.3']);
+    const late = refunding();
+    late.observe(call(0, { ...fails, failing: true, outcome: 'served', rid: 'a', creditsRemaining: 49_100 }));
+    late.observe(call(0, { ...fails, failing: true, outcome: 'served', rid: 'a', creditsRemaining: 49_100 }));
+    expect(late.observe(call(0, { ...fails, failing: true, outcome: 'invalid', rid: 'a' }))).toBeUndefined();
+    expect(late.observe(call(0, { outcome: 'served', creditsRemaining: 49_000 }))).toMatchObject({ ids: ['CR-6.9'], message: expect.stringContaining("came back after its request id's repeat was served") });
+  });
+
+  it('CR-6.2 charges answers that fit only once exchanged between two clients, CR-6.7 a flood served past the balance', () => {
+    const ledger = funded();
+    const crossed = ledger.observeTogether([call(0, { outcome: 'challenge' }), call(1, { outcome: 'served', creditsRemaining: 49_000 })]);
+    expect(crossed).toMatchObject({ ids: ['CR-6.2'], message: expect.stringContaining('they fit once exchanged') });
+    const flood = funded();
+    const served = Array.from({ length: 99 }, (_, index) => call(0, { outcome: 'served', creditsRemaining: 49_000 - 500 * index }));
+    expect(flood.observeTogether([...served, ...Array.from({ length: 9 }, () => call(0, { outcome: 'challenge' }))])).toBeUndefined();
+    const over = funded();
+    expect(over.observeTogether(Array.from({ length: 101 }, (_, index) => call(0, { outcome: 'served', creditsRemaining: 49_000 - 500 * index })))?.ids).toEqual(['CR-6.7']);
+  });
+
+  it('CR-4.7 charges a request id kept by a malformed request refused before its handler', () => {
+    const ledger = new Ledger(3);
+    ledger.observe(call(0, { ...translate, outcome: 'served', topUp: 100_000, chargeId: 'pi_2', creditsRemaining: 97_500 }));
+    ledger.observe(call(0, { ...translate, outcome: 'refused', malformed: true, rid: 'm' }));
+    expect(ledger.observe(call(0, { outcome: 'invalid', rid: 'm' }))?.ids).toEqual(['CR-4.7']);
+  });
 });

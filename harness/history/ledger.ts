@@ -35,6 +35,8 @@ export interface Observation {
   topUp?: number;
   /** A paid request whose body does not parse (CR-4.7). */
   malformed?: boolean;
+  /** A route whose handler fails (the profile's `failingHandlers`): with refunds declared, its deduction is given back. */
+  failing?: boolean;
   outcome: CallOutcome;
   /** The answer's `creditsRemaining`, when it carried a successful `payment-response`. */
   creditsRemaining?: number;
@@ -47,6 +49,19 @@ interface KeptId {
   repeated: boolean;
 }
 
+/**
+ * The give-back of a failed handler's deduction (`refundOnHandlerError`, CR-4.7, CR-11.3): `pending` until it lands,
+ * which may be any time after the answer (the target refunds after answering, and retries a failed refund in the
+ * background); `superseded` once its request id's repeat was served first (CR-6.9), after which it never lands.
+ */
+interface Refund {
+  label: string;
+  currency: string;
+  units: number;
+  rid?: string;
+  state: 'pending' | 'applied' | 'superseded';
+}
+
 /** One client as a world sees it. */
 interface ClientState {
   exists: boolean;
@@ -57,6 +72,10 @@ interface ClientState {
   unknownCredits: Array<{ currency: string; units: number }>;
   /** Malformed paid requests refused since its balance was last seen, per currency (a price taken for one: CR-4.7). */
   refusedSince: Record<string, string[]>;
+  /** The give-backs of its failed handlers' deductions (with refunds declared). */
+  refunds: Refund[];
+  /** Request ids of malformed paid requests refused before their handler: kept by nothing (CR-4.7). */
+  malformedRids: string[];
 }
 
 /** One possible state of the target's store. */
@@ -72,7 +91,17 @@ export interface JournalCharge {
   units: number;
 }
 
-type Step = { worlds: World[] } | { violation: Violation };
+/** A broken invariant as a world found it; `rank` orders the explanations of several worlds (the most specific wins). */
+type Judged = Violation & { rank?: number };
+
+type Step = { worlds: World[] } | { violation: Judged };
+
+/** How one call is judged: sent with other calls of its card (CR-6.7), its card faulted, refunds declared. */
+interface Context {
+  concurrent: boolean;
+  faulted: boolean;
+  refunds: boolean;
+}
 
 /** Beyond this many possible states the model stops judging (it says so) rather than guess. */
 const MAX_WORLDS = 4096;
@@ -80,11 +109,96 @@ const MAX_WORLDS = 4096;
 const clone = (world: World): World => structuredClone(world);
 
 function emptyClient(): ClientState {
-  return { exists: false, balances: {}, rids: {}, charges: {}, unknownCredits: [], refusedSince: {} };
+  return { exists: false, balances: {}, rids: {}, charges: {}, unknownCredits: [], refusedSince: {}, refunds: [], malformedRids: [] };
 }
 
-function violation(ids: string[], message: string): Step {
-  return { violation: { ids, message } };
+function violation(ids: string[], message: string, rank?: number): Step {
+  return { violation: { ids, message, ...(rank === undefined ? {} : { rank }) } };
+}
+
+/** The more specific of two explanations of one answer (the first on a tie). */
+function preferred(a: Judged | undefined, b: Judged): Judged {
+  return a === undefined || (b.rank ?? 0) > (a.rank ?? 0) ? b : a;
+}
+
+/** A violation without its rank, as reported. */
+function reported(judged: Judged | undefined): Violation | undefined {
+  if (!judged) return undefined;
+  const { rank: _rank, ...plain } = judged;
+  return plain;
+}
+
+/** Owes `o`'s price back when its handler failed and the target refunds (the refund lands later: {@link land}). */
+function oweRefund(c: ClientState, o: Observation, ctx: Context): void {
+  if (ctx.refunds && o.failing) c.refunds.push({ label: o.label, currency: o.currency, units: o.price, ...(o.rid === undefined ? {} : { rid: o.rid }), state: 'pending' });
+}
+
+/** The world after `card`'s pending refund `index` landed: the price back, its request id forgotten (CR-6.9, CR-11.3). */
+function land(world: World, card: number, index: number): World {
+  return next(world, card, (c) => {
+    const refund = c.refunds[index] as Refund;
+    refund.state = 'applied';
+    c.balances[refund.currency] = balanceOf(c, refund.currency) + refund.units;
+    if (refund.rid !== undefined) delete c.rids[refund.rid];
+  });
+}
+
+/** Every world `world` may be in once any of the pending refunds of `cards` landed. */
+function landings(world: World, cards: ReadonlySet<number>): World[] {
+  let worlds = [world];
+  for (const card of cards) {
+    const pending = (world.clients[card] as ClientState).refunds.flatMap((refund, index) => (refund.state === 'pending' ? [index] : []));
+    for (const index of pending) worlds = worlds.flatMap((each) => [each, land(each, card, index)]);
+  }
+  return worlds;
+}
+
+/** A repeat of `rid` was served (or may have been): a refund still pending under that id never lands (CR-6.9). */
+function supersede(c: ClientState, rid: string): void {
+  for (const refund of c.refunds) if (refund.rid === rid && refund.state === 'pending') refund.state = 'superseded';
+}
+
+/**
+ * Why a balance is `extra` units above the model's: a refund that landed after its request id's repeat was served
+ * (CR-6.9), or one that was given back more than once (CR-11.3); undefined when no refund explains it.
+ */
+function refundExcess(client: ClientState, o: Observation, extra: number, said: string, balance: number): Step | undefined {
+  if (extra <= 0 || extra > 10_000_000) return undefined;
+  const refunds = client.refunds.filter((refund) => refund.currency === o.currency);
+  const applied = refunds.filter((refund) => refund.state === 'applied');
+  const late = refunds.filter((refund) => refund.state === 'superseded');
+  const twice = fewestPrices(extra, applied.map((refund) => refund.units));
+  const either = fewestPrices(extra, [...applied, ...late].map((refund) => refund.units));
+  const above = `${o.label}: ${said}, ${extra} units above the balance ${balance} less the price ${o.price}`;
+  // Ranked so that among the worlds that explain the answers so far the one with the fewest prices too many wins, and
+  // on a tie a late refund (more specific) over one applied twice.
+  if (either !== undefined && late.length > 0 && (twice === undefined || either <= twice)) {
+    const names = late.map((refund) => `${refund.label} (request id ${refund.rid})`).join(', ');
+    return violation(['CR-6.9'], `${above}: the price of ${names} came back after its request id's repeat was served; a give-back that arrives once the repeat was answered gives nothing back (the deduction paid for the repeat)`, 1000 - 10 * either + 2);
+  }
+  if (twice !== undefined) {
+    const names = applied.map((refund) => `${refund.label} (${refund.units})`).join(', ');
+    return violation(['CR-11.3'], `${above}: ${twice === 1 ? 'one price' : `${twice} prices`} of the refunds of ${names} given back again; a refund is applied at most once per refund id, however often it is retried`, 1000 - 10 * twice + 1);
+  }
+  return undefined;
+}
+
+/** The fewest prices among `units` (each usable any number of times) that add up to `extra`; undefined when none do. */
+function fewestPrices(extra: number, units: readonly number[]): number | undefined {
+  const distinct = [...new Set(units)].filter((unit) => unit > 0);
+  if (distinct.length === 0) return undefined;
+  const fewest = new Array<number>(extra + 1).fill(Number.POSITIVE_INFINITY);
+  fewest[0] = 0;
+  for (let sum = 1; sum <= extra; sum++) {
+    for (const unit of distinct) if (unit <= sum) fewest[sum] = Math.min(fewest[sum] as number, (fewest[sum - unit] as number) + 1);
+  }
+  const found = fewest[extra] as number;
+  return Number.isFinite(found) ? found : undefined;
+}
+
+/** A request id answered as kept although only a malformed request refused before its handler carried it: that request was deducted (CR-4.7). */
+function malformedKept(o: Observation): Step {
+  return violation(['CR-4.7'], `${o.label}: answered as if request id ${o.rid} were kept, but the only request that carried it had a body that does not parse and was refused before its handler: it was deducted, and a request refused before its handler is never charged`);
 }
 
 /** The world after `change` is applied to a copy of `client`'s state. */
@@ -100,7 +214,8 @@ function balanceOf(client: ClientState, currency: string): number {
 }
 
 /** A served call in one world. */
-function served(world: World, o: Observation, concurrent: boolean, faulted: boolean): Step {
+function served(world: World, o: Observation, ctx: Context): Step {
+  const { concurrent, faulted } = ctx;
   const client = world.clients[o.card] as ClientState;
   const balance = balanceOf(client, o.currency);
   const kept = o.rid === undefined ? undefined : client.rids[o.rid];
@@ -116,6 +231,7 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
     }
     const repeat = (c: ClientState): void => {
       (c.rids[o.rid as string] as KeptId).repeated = true;
+      supersede(c, o.rid as string);
       seen(c);
     };
     return { worlds: [next(world, o.card, repeat)] };
@@ -134,7 +250,7 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
     const after = balance + credit - o.price;
     if (after < 0) return violation(['CR-7.11'], `${o.label}: served with a charge of ${o.topUp} units although the balance ${balance} plus the top-up does not cover the price ${o.price}`);
     if (o.creditsRemaining !== undefined && o.creditsRemaining !== after) {
-      return violation(['CR-7.13'], `${o.label}: ${said} after a charge of ${credit} units, but the balance ${balance} + ${credit} − ${o.price} is ${after}`);
+      return refundExcess(client, o, o.creditsRemaining - after, said, balance + credit) ?? violation(['CR-7.13'], `${o.label}: ${said} after a charge of ${credit} units, but the balance ${balance} + ${credit} − ${o.price} is ${after}`);
     }
     return {
       worlds: [
@@ -143,11 +259,13 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
           c.balances[o.currency] = after;
           c.charges[o.chargeId as string] = { currency: o.currency, units: o.topUp as number };
           if (o.rid !== undefined) c.rids[o.rid] = { route: o.route, repeated: false };
+          oweRefund(c, o, ctx);
           seen(c);
         }),
       ],
     };
   }
+  if (freeRepeat && client.malformedRids.includes(o.rid as string)) return malformedKept(o);
   if (!client.exists || balance < o.price) {
     if (freeRepeat) return violation(['CR-6.9'], `${o.label}: served free (creditsRemaining ${balance}, nothing deducted), as the repeat of request id ${o.rid}, which this client never used: request ids are kept per client`);
     if (!client.exists) return violation(['CR-6.3'], `${o.label}: ${said}, but the client has no balance: an unknown clientId gets the insufficient-credits challenge`);
@@ -156,6 +274,8 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
   const after = balance - o.price;
   if (o.creditsRemaining !== undefined && o.creditsRemaining !== after) {
     if (freeRepeat) return violation(['CR-6.9'], `${o.label}: served free (creditsRemaining ${balance}, nothing deducted), as the repeat of request id ${o.rid}, which this client never used: request ids are kept per client`);
+    const excess = refundExcess(client, o, o.creditsRemaining - after, said, balance);
+    if (excess) return excess;
     const refused = client.refusedSince[o.currency] ?? [];
     if (o.creditsRemaining < after && refused.length > 0 && (after - o.creditsRemaining) % o.price === 0) {
       return violation(['CR-4.7'], `${o.label}: ${said}, but the balance was ${balance} before this price of ${o.price}: ${after - o.creditsRemaining} units were taken for a request refused before its handler (${refused.join('; ')})`);
@@ -168,6 +288,7 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
       next(world, o.card, (c) => {
         c.balances[o.currency] = after;
         if (o.rid !== undefined) c.rids[o.rid] = { route: o.route, repeated: false };
+        oweRefund(c, o, ctx);
         seen(c);
       }),
     ],
@@ -175,7 +296,8 @@ function served(world: World, o: Observation, concurrent: boolean, faulted: bool
 }
 
 /** The worlds a call whose outcome is unknown may leave (CR-8.12): nothing happened, or what it attempted did. */
-function unknownOutcome(world: World, o: Observation, faulted: boolean): World[] {
+function unknownOutcome(world: World, o: Observation, ctx: Context): World[] {
+  const { faulted } = ctx;
   const client = world.clients[o.card] as ClientState;
   const balance = balanceOf(client, o.currency);
   const kept = o.rid === undefined ? undefined : client.rids[o.rid];
@@ -186,13 +308,19 @@ function unknownOutcome(world: World, o: Observation, faulted: boolean): World[]
   if (kept) {
     const used = (c: ClientState): void => {
       (c.rids[o.rid as string] as KeptId).repeated = true;
+      supersede(c, o.rid as string);
     };
     if (faulted && kept.route === o.route && !kept.repeated) worlds.push(next(world, o.card, used));
+    // Its repeat claimed, the claim then lapsed: the id's pending refund is superseded all the same (CR-6.9).
+    if (kept.route === o.route && !kept.repeated && client.refunds.some((refund) => refund.rid === o.rid && refund.state === 'pending')) {
+      worlds.push(next(world, o.card, (c) => supersede(c, o.rid as string)));
+    }
     return worlds;
   }
   const deduct = (c: ClientState): void => {
     c.balances[o.currency] = balanceOf(c, o.currency) - o.price;
     keep(c);
+    oweRefund(c, o, ctx);
   };
   if (client.exists && balance >= o.price) worlds.push(next(world, o.card, deduct));
   if (o.topUp !== undefined) {
@@ -213,13 +341,14 @@ function unknownOutcome(world: World, o: Observation, faulted: boolean): World[]
 }
 
 /** One call in one world: the worlds it may lead to, or the invariant it breaks. */
-function step(world: World, o: Observation, concurrent: boolean, faulted: boolean): Step {
+function step(world: World, o: Observation, ctx: Context): Step {
+  const { concurrent } = ctx;
   const client = world.clients[o.card] as ClientState;
   const balance = balanceOf(client, o.currency);
   const kept = o.rid === undefined ? undefined : client.rids[o.rid];
   switch (o.outcome) {
     case 'served':
-      return served(world, o, concurrent, faulted);
+      return served(world, o, ctx);
     case 'challenge':
       if (kept && kept.route === o.route && !kept.repeated) return violation(['CR-6.9'], `${o.label}: answered the insufficient-credits challenge, but it repeats request id ${o.rid}, whose deduction is kept: the repeat is served without a deduction`);
       if (kept) return violation(['CR-6.9'], `${o.label}: answered the insufficient-credits challenge, but request id ${o.rid} is used up: the answer is invalid_payment naming requestId`);
@@ -231,15 +360,17 @@ function step(world: World, o: Observation, concurrent: boolean, faulted: boolea
     case 'invalid':
       if (kept && (kept.route !== o.route || kept.repeated)) return { worlds: [world] };
       if (kept) return violation(['CR-6.9'], `${o.label}: answered invalid_payment, but it repeats request id ${o.rid}, whose deduction is kept and not repeated yet: the repeat is served`);
+      if (o.rid !== undefined && client.malformedRids.includes(o.rid)) return malformedKept(o);
       if (o.rid !== undefined) return violation(['CR-6.9'], `${o.label}: answered invalid_payment, but this client never used request id ${o.rid}: request ids are kept per client, and a new one is a new deduction`);
       return violation(['CR-3.7'], `${o.label}: answered invalid_payment to a valid payload`);
     case 'unavailable':
     case 'unknown':
-      return { worlds: unknownOutcome(world, o, faulted) };
+      return { worlds: unknownOutcome(world, o, ctx) };
     case 'refused':
       if (o.malformed) {
         const refused = (c: ClientState): void => {
           c.refusedSince[o.currency] = [...(c.refusedSince[o.currency] ?? []), o.label];
+          if (o.rid !== undefined) c.malformedRids.push(o.rid);
         };
         return { worlds: [next(world, o.card, refused)] };
       }
@@ -255,19 +386,37 @@ function unique(worlds: readonly World[]): World[] {
   return [...seen.values()];
 }
 
+/** What the model is told about the target beside the answers. */
+export interface LedgerOptions {
+  /** The target gives a failed handler's price back (declared `refundOnHandlerError`), after its answer. */
+  refunds?: boolean;
+}
+
+/** The serial orders a burst explores at most before the model stops judging it (it says so). */
+const MAX_ORDERS = 200_000;
+
+/** What makes two calls of a burst interchangeable: the same call with the same answer (only one of them is tried first). */
+function signature(o: Observation): string {
+  const { label: _label, ...rest } = o;
+  return JSON.stringify(rest);
+}
+
 /**
  * The ledger of one history: every state the store may be in given the answers so far (one, until a call's outcome is
- * unknown), each answer checked against them. A call is explained when some state explains it; a burst when some
- * serial order of its calls does (CR-6.7); the end, when the PaymentIntents of the emulator's journal are credited once.
+ * unknown or a refund may not have landed yet), each answer checked against them. A call is explained when some state
+ * explains it; a burst when some serial order of its calls does (CR-6.7); the end, when the PaymentIntents of the
+ * emulator's journal are credited once.
  */
 export class Ledger {
   #worlds: World[];
   readonly #faulted = new Set<number>();
+  readonly #refunds: boolean;
   /** Set when the states grew past {@link MAX_WORLDS}: the model stopped judging. */
   gaveUp?: string;
 
-  constructor(cards: number) {
+  constructor(cards: number, options: LedgerOptions = {}) {
     this.#worlds = [{ clients: Array.from({ length: cards }, emptyClient) }];
+    this.#refunds = options.refunds === true;
   }
 
   /** How many states the store may be in. */
@@ -275,9 +424,18 @@ export class Ledger {
     return this.#worlds.length;
   }
 
-  /** A store fault was armed for `card`: lapsed repeat claims may serve its ids once more (CR-6.9). */
+  /** A store fault was armed for `card`'s deductions: lapsed repeat claims may serve its ids once more (CR-6.9). */
   faulted(card: number): void {
     this.#faulted.add(card);
+  }
+
+  /** Whether some state still waits for a refund to land (the history should let it land before its closing reads). */
+  get refundsPending(): boolean {
+    return this.#worlds.some((world) => world.clients.some((client) => client.refunds.some((refund) => refund.state === 'pending')));
+  }
+
+  #context(o: Observation, concurrent: boolean): Context {
+    return { concurrent, faulted: this.#faulted.has(o.card), refunds: this.#refunds };
   }
 
   #settle(worlds: World[], label: string): void {
@@ -289,42 +447,98 @@ export class Ledger {
   observe(o: Observation): Violation | undefined {
     if (this.gaveUp) return undefined;
     const worlds: World[] = [];
-    let first: Violation | undefined;
-    for (const world of this.#worlds) {
-      const result = step(world, o, false, this.#faulted.has(o.card));
-      if ('violation' in result) first ??= result.violation;
+    let first: Judged | undefined;
+    for (const world of unique(this.#worlds.flatMap((each) => landings(each, new Set([o.card]))))) {
+      const result = step(world, o, this.#context(o, false));
+      if ('violation' in result) first = preferred(first, result.violation);
       else worlds.push(...result.worlds);
     }
-    if (worlds.length === 0) return first;
+    if (worlds.length === 0) return reported(first);
     this.#settle(worlds, o.label);
     return undefined;
+  }
+
+  /**
+   * The worlds some serial order of `calls` leads to (refunds landing between them), and the deepest failure of the
+   * orders that fail; `undefined` worlds when the orders ran past {@link MAX_ORDERS}.
+   */
+  #explore(calls: readonly Observation[]): { worlds?: World[]; deepest?: { depth: number; violation: Judged } } {
+    const results: World[] = [];
+    const cards = new Set(calls.map((o) => o.card));
+    const signatures = calls.map(signature);
+    const visited = new Set<string>();
+    let deepest: { depth: number; violation: Judged } | undefined;
+    let orders = 0;
+    const explore = (world: World, left: readonly number[], depth: number): void => {
+      if (++orders > MAX_ORDERS) return;
+      if (left.length === 0) return void results.push(world);
+      const key = `${keyOf(world)}|${left.map((index) => signatures[index]).sort().join(',')}`;
+      if (visited.has(key)) return;
+      visited.add(key);
+      const tried = new Set<string>();
+      for (const index of left) {
+        const o = calls[index] as Observation;
+        if (tried.has(signatures[index] as string)) continue;
+        tried.add(signatures[index] as string);
+        const same = calls.some((other, at) => at !== index && other.card === o.card);
+        const result = step(world, o, this.#context(o, same));
+        if ('violation' in result) {
+          if (!deepest || depth > deepest.depth || (depth === deepest.depth && (result.violation.rank ?? 0) > (deepest.violation.rank ?? 0))) deepest = { depth, violation: result.violation };
+          continue;
+        }
+        const rest = left.filter((other) => other !== index);
+        for (const after of result.worlds) explore(after, rest, depth + 1);
+      }
+      // A refund of an earlier failed handler may land between the calls of the burst.
+      for (const landed of landings(world, cards).slice(1)) explore(landed, left, depth);
+    };
+    for (const world of this.#worlds) explore(world, calls.map((_, index) => index), 0);
+    if (orders > MAX_ORDERS) return {};
+    return { worlds: results, ...(deepest ? { deepest } : {}) };
   }
 
   /** Calls sent together: some serial order of them must explain every answer (CR-6.7, CR-6.2). */
   observeTogether(calls: readonly Observation[]): Violation | undefined {
     if (this.gaveUp) return undefined;
-    const results: World[] = [];
-    let deepest: { depth: number; violation: Violation } | undefined;
-    const explore = (world: World, left: readonly Observation[], depth: number): void => {
-      if (left.length === 0) return void results.push(world);
-      left.forEach((o, index) => {
-        const result = step(world, o, true, this.#faulted.has(o.card));
-        if ('violation' in result) {
-          if (!deepest || depth > deepest.depth) deepest = { depth, violation: result.violation };
-          return;
-        }
-        const rest = left.filter((_, other) => other !== index);
-        for (const after of result.worlds) explore(after, rest, depth + 1);
-      });
-    };
-    for (const world of this.#worlds) explore(world, calls, 0);
-    if (results.length === 0) {
+    const { worlds, deepest } = this.#explore(calls);
+    if (worlds === undefined) {
+      this.gaveUp = `${calls[0]?.label ?? 'a burst'}: more than ${MAX_ORDERS} serial orders of its ${calls.length} calls: the model stopped judging`;
+      return undefined;
+    }
+    if (worlds.length === 0) {
       const found = deepest?.violation ?? { ids: ['CR-6.7'], message: 'no serial order explains the answers' };
+      const crossed = this.#crossed(calls);
+      if (crossed) return crossed;
       const sameCard = calls.filter((o) => calls.some((other) => other !== o && other.card === o.card)).length >= 2;
       const ids = found.ids.map((id) => (id === 'CR-6.2' && sameCard ? 'CR-6.7' : id));
       return { ids, message: `no serial order of these ${calls.length} calls sent together explains their answers; the closest fails at: ${found.message}` };
     }
-    this.#settle(results, calls[0]?.label ?? 'a burst');
+    this.#settle(worlds, calls[0]?.label ?? 'a burst');
+    return undefined;
+  }
+
+  /**
+   * Calls of several clients sent together whose answers no serial order explains, but some exchange of answers between
+   * different clients' calls does: each got another's outcome (CR-6.2: a batch gives each deduction its own outcome).
+   */
+  #crossed(calls: readonly Observation[]): Violation | undefined {
+    if (calls.length > 6 || new Set(calls.map((o) => o.card)).size < 2) return undefined;
+    const answer = (o: Observation) => ({ outcome: o.outcome, creditsRemaining: o.creditsRemaining, chargeId: o.chargeId });
+    const swapped = (from: Observation, to: Observation): Observation => {
+      const { outcome, creditsRemaining, chargeId, ...call } = to;
+      const given = answer(from);
+      return { ...call, outcome: given.outcome, ...(given.creditsRemaining === undefined ? {} : { creditsRemaining: given.creditsRemaining }), ...(given.chargeId === undefined ? {} : { chargeId: given.chargeId }) };
+    };
+    const permutations = (items: number[]): number[][] => (items.length <= 1 ? [items] : items.flatMap((item, at) => permutations(items.filter((_, other) => other !== at)).map((rest) => [item, ...rest])));
+    for (const order of permutations(calls.map((_, index) => index))) {
+      const moved = order.filter((from, to) => from !== to);
+      if (moved.length === 0 || moved.every((from) => (calls[from] as Observation).card === (calls[order.indexOf(from)] as Observation).card)) continue;
+      const exchanged = calls.map((to, at) => swapped(calls[order[at] as number] as Observation, to));
+      if (this.#explore(exchanged).worlds?.length) {
+        const pairs = order.flatMap((from, to) => (from === to ? [] : [`${(calls[to] as Observation).label} got the answer of ${(calls[from] as Observation).label}`]));
+        return { ids: ['CR-6.2'], message: `no serial order of these ${calls.length} calls of different clients sent together explains their answers, but they fit once exchanged: ${pairs.join('; ')}. Each deduction is answered with its own client's outcome and balance, however many are made together` };
+      }
+    }
     return undefined;
   }
 

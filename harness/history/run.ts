@@ -1,7 +1,6 @@
-// `credit402-conformance history`: starts the emulator and the target as `conformance` does, runs generated histories under fast-check, shrinks a failure and reports it.
+// `credit402-conformance history`: starts the emulator and the target as `conformance` does, runs seeded searches of generated histories (search.ts), and reports each failure shrunk.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import fc from 'fast-check';
 import type { HistoryOptions } from '../runner/history-options.ts';
 import { runEmulatorPort, startRunEmulator, useRunningEmulator } from '../runner/emulator.ts';
 import { emulatorAddress, PROFILE_PATH, readProfile } from '../runner/profile.ts';
@@ -10,9 +9,9 @@ import { withTeardown } from '../runner/teardown.ts';
 import { startRunUpstream } from '../runner/upstream.ts';
 import { DEFAULT_MAX_STORE_WAIT_MS, loadProfile, type Profile } from '../world/parameters.ts';
 import { executeHistory, type HistoryEnvironment, type HistoryResult } from './execute.ts';
-import { minimize } from './minimize.ts';
-import { historyArbitrary, type HistoryRoute, type Operation } from './operations.ts';
+import type { HistoryRoute } from './operations.ts';
 import { formatCounterexample, parseReplayScript, type ReplayScript, SCRIPT_FILE } from './script.ts';
+import { searchHistories, type SearchResult } from './search.ts';
 
 const say = (line: string): void => void process.stderr.write(`history: ${line}\n`);
 
@@ -27,6 +26,17 @@ export function historyRoutes(profile: Profile): HistoryRoute[] {
     });
 }
 
+/** One failure as reported: the broken invariant, the shrunk history and its transcript. */
+interface ReportedFailure {
+  ids: string[];
+  message: string;
+  at: string;
+  script: ReplayScript;
+  shrinks: number;
+  replay: string;
+  transcript: string;
+}
+
 /** What a history run found, as written to history-summary.json. */
 interface HistorySummary {
   target: string;
@@ -38,7 +48,10 @@ interface HistorySummary {
   capabilities: string[];
   /** The answers the histories got, by status and code: what the generated operations reached. */
   answers: Record<string, number>;
-  failure?: { ids: string[]; message: string; at: string; script: ReplayScript; shrinks: number; replay: string; transcript: string };
+  /** The first failure found. */
+  failure?: ReportedFailure;
+  /** With `--repeat N`: each search, by seed (how many histories it drew until one failed, and what it found). */
+  searches?: Array<{ seed: number; runs: number; durationMs: number; failure?: ReportedFailure }>;
   error?: string;
 }
 
@@ -74,6 +87,7 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
       serverSecret: profile.serverSecret,
       handledPath: profile.handledPath ?? '/_conformance/handled',
       storeFaults: capabilities.includes('storeFaults'),
+      refunds: options.declarations.refundOnHandlerError === true,
       faultDelayMs: Math.max(1, Math.floor((profile.maxStoreWaitMs ?? DEFAULT_MAX_STORE_WAIT_MS) / 3)),
       requestTimeoutMs: 15_000,
     };
@@ -84,74 +98,60 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
         summary.answers[key] = (summary.answers[key] ?? 0) + 1;
       }
     };
-    let failing: { script: ReplayScript; result: HistoryResult } | undefined;
-    let kitError: unknown;
+    const searches: SearchResult[] = [];
     if (replayed) {
       say(`replaying ${options.replay}: ${replayed.operations.length} operations`);
+      const replayStarted = Date.now();
       const result = await executeHistory(replayed.operations, environment);
       tally(result);
-      summary.runs = 1;
-      if (result.violation) failing = { script: replayed, result };
+      searches.push({ seed: replayed.seed, runs: 1, shrinks: 0, durationMs: Date.now() - replayStarted, ...(result.violation ? { failing: { script: replayed, result, drawn: 1 } } : {}) });
     } else {
-      say(`seed ${options.seed}${options.freshSeed ? ' (fresh: replay with --seed)' : ''}, up to ${options.runs} histories of at most ${options.maxOps} operations, ${options.seconds} s${environment.storeFaults ? ', store faults on' : ''}`);
-      const deadline = started + options.seconds * 1000;
-      const property = fc.asyncProperty(historyArbitrary({ routes: environment.routes, storeFaults: environment.storeFaults, paidPost: environment.routes.some((route) => route.method === 'POST'), maxOps: options.maxOps }), async (operations: Operation[]) => {
-        if (kitError !== undefined || Date.now() > deadline) return true;
-        let result: HistoryResult;
-        try {
-          result = await executeHistory(operations, environment);
-        } catch (error) {
-          kitError = error;
-          return true;
-        }
-        tally(result);
-        if (!result.violation) return true;
-        failing = { script: { seed: options.seed, operations }, result };
-        return false;
-      });
-      const details = await fc.check(property, { seed: options.seed, numRuns: options.runs, ...(options.path ? { path: options.path } : {}), verbose: 0 });
-      summary.runs = details.numRuns;
-      if (failing && details.failed) {
-        failing.script = { seed: options.seed, path: details.counterexamplePath ?? undefined, operations: failing.script.operations } as ReplayScript;
-        if (details.counterexamplePath === null) delete failing.script.path;
-        summary.failure = { ids: [], message: '', at: '', script: failing.script, shrinks: details.numShrinks, replay: '', transcript: '' };
+      const seeds = Array.from({ length: options.repeat }, (_, index) => options.seed + index);
+      say(`seed ${seeds.length > 1 ? `${seeds[0]} to ${seeds.at(-1)} (${seeds.length} searches)` : options.seed}${options.freshSeed ? ' (fresh: replay with --seed)' : ''}, up to ${options.runs} histories of at most ${options.maxOps} operations, ${options.seconds} s${seeds.length > 1 ? ' each' : ''}${environment.storeFaults ? ', store faults on' : ''}${environment.refunds ? ', failed handlers refunded' : ''}`);
+      for (const seed of seeds) {
+        const search = await searchHistories(environment, { seed, ...(options.path ? { path: options.path } : {}), runs: options.runs, maxOps: options.maxOps, seconds: options.seconds }, tally);
+        searches.push(search);
+        if (search.error !== undefined) break;
       }
     }
-    if (failing?.result.violation && kitError === undefined) {
-      // fast-check's shrinking keeps what a concurrent history needs only by chance: cut and prune it further, same requirements.
-      const before = failing.script.operations.length;
-      const failed = { ids: failing.result.violation.ids, failedOp: failing.result.violation.failedOp, result: failing.result };
-      const runOne = async (operations: Operation[]) => {
-        const result = await executeHistory(operations, environment);
-        return { ids: result.violation?.ids, failedOp: result.violation?.failedOp, result };
-      };
-      const smallest = await minimize(failing.script.operations, failed, runOne, Date.now() + Math.max(10_000, options.seconds * 500));
-      failing = { script: { ...failing.script, operations: smallest.operations }, result: smallest.outcome.result };
-      if (smallest.operations.length < before) say(`pruned the shrunk history from ${before} to ${smallest.operations.length} operations`);
-    }
-    if (kitError !== undefined) {
-      summary.error = kitError instanceof Error ? kitError.message : String(kitError);
+    const error = searches.find((search) => search.error !== undefined)?.error;
+    if (error !== undefined) {
+      summary.error = error instanceof Error ? error.message : String(error);
       say(`the kit could not run a history: ${summary.error}`);
     }
     const exit = target.group?.exitStatus();
     if (exit) say(`the target ${exit} during the run; its last output:\n${target.group?.tail().join('\n')}`);
-    summary.durationMs = Date.now() - started;
-    if (failing?.result.violation) {
-      const replay = replayCommand(options, options.seed, failing.script.path);
-      writeFileSync(join(reportsPath, SCRIPT_FILE), `${JSON.stringify(failing.script, null, 2)}\n`);
+    const reported: HistorySummary['searches'] = [];
+    for (const search of searches) {
+      summary.runs += search.runs;
+      const failing = search.failing;
+      if (!failing?.result.violation) {
+        summary.passed += search.runs;
+        reported.push({ seed: search.seed, runs: search.runs, durationMs: search.durationMs });
+        if (searches.length > 1) process.stdout.write(`seed ${search.seed}: ${search.runs} histories passed in ${(search.durationMs / 1000).toFixed(1)} s\n`);
+        continue;
+      }
+      const replay = replayCommand(options, search.seed, failing.script.path);
+      if (!summary.failure) writeFileSync(join(reportsPath, SCRIPT_FILE), `${JSON.stringify(failing.script, null, 2)}\n`);
       const transcript = formatCounterexample(failing.script, failing.result, replay);
       const { ids, message, at } = failing.result.violation;
-      summary.failure = { ids, message, at, script: failing.script, shrinks: summary.failure?.shrinks ?? 0, replay, transcript };
-      summary.failed = 1;
-      summary.passed = Math.max(0, summary.runs - 1);
+      const failure: ReportedFailure = { ids, message, at, script: failing.script, shrinks: search.shrinks, replay, transcript };
+      summary.failure ??= failure;
+      summary.failed += 1;
+      summary.passed += Math.max(0, failing.drawn - 1);
+      reported.push({ seed: search.seed, runs: failing.drawn, durationMs: search.durationMs, failure });
       process.stdout.write(`${transcript}\n\n`);
-    } else {
-      summary.passed = summary.runs;
+      if (searches.length > 1) {
+        process.stdout.write(`seed ${search.seed}: failed ${ids.join(' ')} after ${failing.drawn} histories, shrunk to ${failing.script.operations.length} operations, in ${(search.durationMs / 1000).toFixed(1)} s\n\n`);
+      }
     }
+    if (searches.length > 1) summary.searches = reported;
+    summary.durationMs = Date.now() - started;
     writeFileSync(join(reportsPath, 'history-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     if (options.freshSeed && summary.failed > 0) say(`the seed was fresh: ${options.seed}`);
     const answers = Object.entries(summary.answers).sort(([, a], [, b]) => b - a).map(([key, count]) => `${count}× ${key}`).join(', ');
-    process.stdout.write(`histories: seed ${options.seed}, ${summary.runs} run in ${(summary.durationMs / 1000).toFixed(1)} s (answers: ${answers})${summary.failure ? `; failed: ${summary.failure.ids.join(' ')}` : ''}\n`);
+    const verdict = searches.length > 1 ? `; ${summary.failed} of ${searches.length} searches failed` : summary.failure ? `; failed: ${summary.failure.ids.join(' ')}` : '';
+    process.stdout.write(`histories: seed ${options.seed}, ${summary.runs} run in ${(summary.durationMs / 1000).toFixed(1)} s (answers: ${answers})${verdict}\n`);
     process.stdout.write(`${summary.passed} passed, ${summary.failed + (summary.error ? 1 : 0)} failed\n`);
     if (summary.error) return 2;
     return summary.failed > 0 ? 1 : 0;

@@ -19,6 +19,8 @@ histories
   --runs N              histories to run (default 100, within --seconds)
   --ops N               longest history, in operations (default 20)
   --seconds S           stop starting histories (and shrinking) after S seconds (default 60)
+  --repeat N            search N times, with seeds S, S+1, … (S: --seed), each with the budget above,
+                        and report each search (how often a target's bug is found: its detection rate)
   --path P              with --seed: replay fast-check's shrink path P of a printed counterexample
   --replay FILE         run the one history of a replay script (reports/${'history-counterexample.json'})
   --reports DIR         where history-summary.json and the counterexample go (default: reports)
@@ -38,6 +40,8 @@ export interface HistoryOptions {
   runs: number;
   maxOps: number;
   seconds: number;
+  /** Searches to run, with seeds `seed`, `seed + 1`, … (`--repeat`; default 1). */
+  repeat: number;
   path?: string;
   replay?: string;
   reportsDir: string;
@@ -51,6 +55,7 @@ export function parseHistoryArgs(args: readonly string[]): { kind: 'help' } | { 
     runs: { type: 'string' },
     ops: { type: 'string' },
     seconds: { type: 'string' },
+    repeat: { type: 'string' },
     path: { type: 'string' },
     replay: { type: 'string' },
   });
@@ -71,6 +76,7 @@ export function parseHistoryArgs(args: readonly string[]): { kind: 'help' } | { 
       runs: integer('runs', values.runs as string | undefined, 1, 100_000) ?? 100,
       maxOps: integer('ops', values.ops as string | undefined, 1, 1000) ?? 20,
       seconds: integer('seconds', values.seconds as string | undefined, 1, 86_400) ?? 60,
+      repeat: integer('repeat', values.repeat as string | undefined, 1, 1000) ?? 1,
       ...(path !== undefined ? { path } : {}),
       ...(replay !== undefined ? { replay } : {}),
       reportsDir: (values.reports as string | undefined) || 'reports',

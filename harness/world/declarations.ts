@@ -37,9 +37,14 @@ export interface Declarations {
   /** Whether it implements the robustness profile (spec §14). */
   robustness?: boolean;
   capabilities?: Capability[];
+  /**
+   * Whether it gives a failed handler's price back (the reference's `refundOnHandlerError`), which conformance runs keep
+   * off (CR-13.27): `history` then expects each such price back once, unless its request id's repeat came first (CR-6.9).
+   */
+  refundOnHandlerError?: boolean;
 }
 
-const KEYS = ['name', 'serviceName', 'customerMetadataKey', 'robustness', 'capabilities'] as const;
+const KEYS = ['name', 'serviceName', 'customerMetadataKey', 'robustness', 'capabilities', 'refundOnHandlerError'] as const;
 
 /** A mistake in the declarations; the message names the key. */
 export class DeclarationError extends Error {
@@ -82,6 +87,7 @@ export function parseDeclarations(value: unknown): Declarations {
     ...(record.customerMetadataKey !== undefined ? { customerMetadataKey: text('customerMetadataKey', record.customerMetadataKey) } : {}),
     ...(record.robustness !== undefined ? { robustness: flag('robustness', record.robustness) } : {}),
     ...(record.capabilities !== undefined ? { capabilities: capabilities(record.capabilities) } : {}),
+    ...(record.refundOnHandlerError !== undefined ? { refundOnHandlerError: flag('refundOnHandlerError', record.refundOnHandlerError) } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-// The kit's history runner must catch deliberately broken reference servers: each mutant fails `history` on its requirement with a shrunk history of at most a dozen operations.
+// The kit's history runner must catch deliberately broken reference servers: each mutant fails `history` in 5 searches of 5 (fixed seeds), each on its requirement with a shrunk history of at most a dozen operations.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,20 @@ import { KIT_COMMAND, REPO_ROOT, targetCommand } from '../testing/kit.ts';
 const reports = mkdtempSync(join(tmpdir(), 'credit402-history-mutants-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
-/** Runs `history` against `reference/self-test/<mutant>.ts` with the default budget; resolves to the exit code and the output. */
-function history(mutant: string, seed: number): Promise<{ code: number | null; output: string }> {
+/** Searches per mutant, each with its own seed. */
+const SEARCHES = 5;
+/** The budget of one search: a sixth of the default's 60 s is left for shrinking; finding stays well within the default. */
+const SECONDS = 30;
+/** What a mutant of a refund needs declared: store faults (a refund's store call failed) and the refunds themselves. */
+const REFUNDS = ['--declare', 'capabilities=storeFaults,records', '--declare', 'refundOnHandlerError=true'];
+
+/** Runs `history --repeat 5` against `reference/self-test/<mutant>.ts` from `seed`; resolves to the exit code and the output. */
+function history(mutant: string, seed: number, declarations: readonly string[] = []): Promise<{ code: number | null; output: string }> {
   const [node = process.execPath, ...kit] = KIT_COMMAND;
-  const args = [...kit, 'history', '--target-cmd', targetCommand(`reference/self-test/${mutant}.ts`), '--emulator-port', '0', '--seed', String(seed), '--reports', join(reports, mutant)];
+  const args = [
+    ...kit, 'history', '--target-cmd', targetCommand(`reference/self-test/${mutant}.ts`), ...declarations, '--emulator-port', '0',
+    '--seed', String(seed), '--repeat', String(SEARCHES), '--seconds', String(SECONDS), '--reports', join(reports, mutant),
+  ];
   const child = spawn(node, args, { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
@@ -20,26 +30,56 @@ function history(mutant: string, seed: number): Promise<{ code: number | null; o
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-/** The number of operations of the printed shrunk history. */
-function shrunkLength(output: string): number {
-  return Number(/^shrunk history \((\d+) operations?;/m.exec(output)?.[1] ?? Number.NaN);
+/** Each search's verdict line: `seed N: failed IDS after H histories, shrunk to K operations, in T s`. */
+function verdicts(output: string): Array<{ seed: number; ids: string; operations: number }> {
+  return [...output.matchAll(/^seed (\d+): failed (.+) after \d+ histories, shrunk to (\d+) operations, in [\d.]+ s$/gm)].map((match) => ({
+    seed: Number(match[1]),
+    ids: match[2] as string,
+    operations: Number(match[3]),
+  }));
 }
 
-describe('history mutants', () => {
-  it('CR-6.9: a store that does not scope request ids per client serves another client\'s request with a kept id free', async () => {
-    const { code, output } = await history('request-id-unscoped', 36101);
-    expect(code, output).toBe(1);
-    expect(output).toContain('✗ history failed: CR-6.9\n');
-    expect(output).toContain('which this client never used: request ids are kept per client');
-    expect(shrunkLength(output), output).toBeLessThanOrEqual(12);
-    expect(output).toMatch(/^\d+ passed, 1 failed$/m);
-  }, 120_000);
+/** Runs the searches and expects each to fail on exactly `ids` with at most 12 operations and a message containing `says`. */
+async function expectCaught(mutant: string, seed: number, ids: string, says: string, declarations: readonly string[] = []): Promise<void> {
+  const { code, output } = await history(mutant, seed, declarations);
+  expect(code, output).toBe(1);
+  const found = verdicts(output);
+  expect(found.map((verdict) => verdict.seed), output).toEqual(Array.from({ length: SEARCHES }, (_, index) => seed + index));
+  for (const verdict of found) {
+    expect(verdict.ids, output).toBe(ids);
+    expect(verdict.operations, output).toBeLessThanOrEqual(12);
+  }
+  expect(output.split('\n').filter((line) => line === `✗ history failed: ${ids}`)).toHaveLength(SEARCHES);
+  expect(output).toContain(says);
+  expect(output).toMatch(new RegExp(`; ${SEARCHES} of ${SEARCHES} searches failed$`, 'm'));
+}
+
+describe('history mutants: each caught in 5 searches of 5', () => {
+  it("CR-6.9: a store that does not scope request ids per client serves another client's request with a kept id free", async () => {
+    await expectCaught('request-id-unscoped', 36101, 'CR-6.9', 'which this client never used: request ids are kept per client');
+  }, 240_000);
 
   it('CR-6.7: a deduction that reads the balance and writes it back later loses a price to concurrent spends', async () => {
-    const { code, output } = await history('non-atomic-deduction', 36102);
-    expect(code, output).toBe(1);
-    expect(output).toContain('✗ history failed: CR-6.7\n');
-    expect(output).toContain('no serial order of these');
-    expect(shrunkLength(output), output).toBeLessThanOrEqual(12);
-  }, 120_000);
+    await expectCaught('non-atomic-deduction', 36111, 'CR-6.7', 'no serial order of these');
+  }, 240_000);
+
+  it("CR-6.9: a refund retried after its request id's repeat was served gives the price back all the same", async () => {
+    await expectCaught('refund-after-repeat', 36121, 'CR-6.9', "came back after its request id's repeat was served", REFUNDS);
+  }, 240_000);
+
+  it('CR-4.7: a paid POST whose body does not parse is answered 400 after its price was deducted', async () => {
+    await expectCaught('body-after-deduction', 36131, 'CR-4.7', 'were taken for a request refused before its handler');
+  }, 240_000);
+
+  it('CR-11.3: a refund whose id is not kept is applied again when its retry follows a lost reply', async () => {
+    await expectCaught('refund-twice', 36141, 'CR-11.3', 'a refund is applied at most once per refund id', REFUNDS);
+  }, 240_000);
+
+  it('CR-6.7: a batch whose deductions are each checked against the balance before the batch overdraws it', async () => {
+    await expectCaught('batch-before-balance', 36151, 'CR-6.7', 'no serial order of these');
+  }, 240_000);
+
+  it("CR-6.2: a batched store that crosses the outcomes of different clients' deductions", async () => {
+    await expectCaught('crossed-batch', 36161, 'CR-6.2', 'they fit once exchanged');
+  }, 240_000);
 });
