@@ -73,14 +73,15 @@ export function describeRequestConformance(getStore: () => Store): void {
       const store = getStore();
       const clientId = newClientId();
       await store.addBalance(clientId, 'usd', 100);
-      const short: DeductionRequest = { id: newRequestId(), fingerprint: 'f', ttlMs: 50 };
+      // Long enough that three calls fit inside it on a busy machine (50 ms did not, on Postgres under load).
+      const short: DeductionRequest = { id: newRequestId(), fingerprint: 'f', ttlMs: 1_000 };
       const call: Deduction = { clientId, currency: 'usd', amount: 10, request: short };
       expect(await store.deductBalance(call)).toEqual(deducted(90));
-      await sleep(120);
+      await sleep(1_200);
       expect(await store.deductBalance(call)).toEqual(deducted(80));
       expect(await store.deductBalance(call)).toEqual(repeated(80));
       expect(await store.deductBalance(call)).toEqual(CONFLICT);
-      await sleep(120);
+      await sleep(1_200);
       expect(await store.deductBalance({ ...call, request: { ...short, fingerprint: 'other' } })).toEqual(deducted(70));
     });
 
