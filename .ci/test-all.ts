@@ -1,5 +1,6 @@
 // `npm test`: vitest, the lint, the import boundaries, the coverage check, the conformance suite against the reference on every store and both frameworks (table and per-route gating) and against the gateway, generated histories on four stores, the client mode against credit402/client, the Python example client and the mutant clients, three instances on one store, the crash test, the fault load, then the pack test; one total line.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 
 interface Step {
   name: string;
@@ -76,7 +77,8 @@ function run(step: Step): Promise<{ code: number; passed: number; failed: number
 
 /** A failure's first lines (a kit's `✗`, vitest's `×`/`FAIL`, a check's violations) and the three after each, at most 24. */
 function failureLines(output: string): string[] {
-  const lines = output.split('\n');
+  // Colours off first: vitest colours its `×` and `FAIL` lines even when it writes to a pipe under CI.
+  const lines = stripVTControlCharacters(output).split('\n');
   const picked = new Set<number>();
   lines.forEach((line, i) => {
     if (/^\s*(✗|×|FAIL\b)|violations: [1-9]/.test(line)) for (let j = i; j < Math.min(i + 4, lines.length); j++) picked.add(j);
