@@ -31,33 +31,24 @@ function coverage(args: string[]): number {
   return runCoverage(values.tests ?? []);
 }
 
+/** A command's parsed arguments: its usage printed for --help, else the command run with its options. */
+async function helpOrRun<O>(parsed: { kind: 'help' } | { kind: 'run'; options: O }, usage: string, run: (options: O) => Promise<number>): Promise<number> {
+  if (parsed.kind === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  return run(parsed.options);
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
-    case 'conformance': {
-      const parsed = parseRunnerArgs(rest);
-      if (parsed.kind === 'help') {
-        console.log(USAGE);
-        return 0;
-      }
-      return runConformance(parsed.options);
-    }
-    case 'history': {
-      const parsed = parseHistoryArgs(rest);
-      if (parsed.kind === 'help') {
-        console.log(HISTORY_USAGE);
-        return 0;
-      }
-      return runHistories(parsed.options);
-    }
-    case 'client': {
-      const parsed = parseClientArgs(rest);
-      if (parsed.kind === 'help') {
-        console.log(CLIENT_USAGE);
-        return 0;
-      }
-      return runClientConformance(parsed.options);
-    }
+    case 'conformance':
+      return helpOrRun(parseRunnerArgs(rest), USAGE, runConformance);
+    case 'history':
+      return helpOrRun(parseHistoryArgs(rest), HISTORY_USAGE, (options) => runHistories(options));
+    case 'client':
+      return helpOrRun(parseClientArgs(rest), CLIENT_USAGE, runClientConformance);
     case 'profile':
       if (rest.length > 0) throw new UsageError(`profile takes no options; got ${rest.join(' ')}`);
       console.error(profileComment());

@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HistoryOptions } from '../runner/history-options.ts';
-import { runEmulatorPort, startRunEmulator, useRunningEmulator } from '../runner/emulator.ts';
-import { emulatorAddress, PROFILE_PATH, readProfile } from '../runner/profile.ts';
+import { openRunEmulator } from '../runner/emulator.ts';
+import { PROFILE_PATH } from '../runner/profile.ts';
 import { startTarget } from '../runner/target.ts';
 import { withTeardown } from '../runner/teardown.ts';
 import { startRunUpstream } from '../runner/upstream.ts';
@@ -70,8 +70,7 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
   const replayed = options.replay === undefined ? undefined : parseReplayScript(readFileSync(options.replay, 'utf8'));
   const capabilities = options.declarations.capabilities ?? [];
   return withTeardown(say, async (teardown) => {
-    const fixed = emulatorAddress(readProfile(profilePath));
-    const emulator = options.emulatorUrl ? await useRunningEmulator(options.emulatorUrl) : await startRunEmulator(fixed.host, runEmulatorPort(options.target.kind, options.emulatorPort, fixed.port));
+    const emulator = await openRunEmulator(options, profilePath);
     teardown.add('the Stripe emulator', () => emulator.close());
     const reportsPath = resolve(options.reportsDir);
     mkdirSync(reportsPath, { recursive: true });

@@ -1,5 +1,7 @@
 // The Stripe emulator of a run: started in-process (on a free port for a target the kit starts, else on the profile's fixed address), or one already running.
 import { controlUrlOf, startEmulator } from 'credit402-stripe-emulator';
+import type { TargetChoice } from './cli-options.ts';
+import { emulatorAddress, readProfile } from './profile.ts';
 
 /** The emulator the suite and the target use. */
 interface RunEmulator {
@@ -54,4 +56,14 @@ export async function useRunningEmulator(url: string): Promise<RunEmulator> {
 export function runEmulatorPort(targetKind: 'url' | 'command', named: number | undefined, profilePort: number): number {
   if (named !== undefined) return named;
   return targetKind === 'command' ? 0 : profilePort;
+}
+
+/**
+ * The emulator of a run (conformance or history): the running one `--emulator-url` names, else one started on the
+ * profile's host and the port {@link runEmulatorPort} chooses.
+ */
+export function openRunEmulator(choice: { target: TargetChoice; emulatorPort?: number; emulatorUrl?: string }, profilePath: string): Promise<RunEmulator> {
+  if (choice.emulatorUrl !== undefined) return useRunningEmulator(choice.emulatorUrl);
+  const fixed = emulatorAddress(readProfile(profilePath));
+  return startRunEmulator(fixed.host, runEmulatorPort(choice.target.kind, choice.emulatorPort, fixed.port));
 }

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunOptions } from './cli-options.ts';
 import { plannedScenarios, runSuite, type SuiteOptions } from './cucumber-suite.ts';
-import { runEmulatorPort, startRunEmulator, useRunningEmulator } from './emulator.ts';
-import { emulatorAddress, PROFILE_PATH, readProfile } from './profile.ts';
+import { openRunEmulator } from './emulator.ts';
+import { PROFILE_PATH } from './profile.ts';
 import { startTarget } from './target.ts';
 import { startRunUpstream } from './upstream.ts';
 import { withTeardown } from './teardown.ts';
@@ -34,10 +34,7 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
   const scenarios = await plannedScenarios(suite, say, 'features/*.feature');
   if (scenarios === undefined) return 2;
   return withTeardown(say, async (teardown) => {
-    const fixed = emulatorAddress(readProfile(profilePath));
-    const emulator = options.emulatorUrl
-      ? await useRunningEmulator(options.emulatorUrl)
-      : await startRunEmulator(fixed.host, runEmulatorPort(options.target.kind, options.emulatorPort, fixed.port));
+    const emulator = await openRunEmulator(options, profilePath);
     teardown.add('the Stripe emulator', () => emulator.close());
     say(`Stripe emulator at ${emulator.url}${options.emulatorUrl ? ' (already running)' : ''}`);
     const reportsPath = resolve(reportsDir);
