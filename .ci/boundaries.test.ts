@@ -66,6 +66,16 @@ describe('import boundaries', () => {
     expect(check('reference/testing/reference-stack.ts', '../server/start-server.ts')).toBeUndefined();
   });
 
+  it('keeps the Web-standard adapters (reference/adapters/fetch/) a layer of their own, above the metrics', () => {
+    expect(check('reference/adapters/fetch/x.ts', '../../metrics/metrics-endpoint.ts')).toBeUndefined();
+    expect(check('reference/adapters/fetch/x.ts', '../node-http.ts')).toBeUndefined();
+    expect(check('reference/adapters/fetch/x.ts', './y.ts')).toBeUndefined();
+    expect(check('reference/adapters/x.ts', './fetch/y.ts')).toMatch(/reference\/adapters must not import from the higher layer reference\/adapters\/fetch/);
+    expect(check('reference/metrics/x.ts', '../adapters/fetch/y.ts')).toMatch(/higher layer reference\/adapters\/fetch/);
+    expect(check('reference/server/x.ts', '../adapters/fetch/y.ts')).toBeUndefined();
+    expect(check('reference/adapters/fetch/x.ts', '../../compose/engine.ts')).toMatch(/higher layer reference\/compose/);
+  });
+
   it('refuses shipped code that imports the test tooling, its own package by name, or a computed specifier', () => {
     expect(check('reference/server/x.ts', '../testing/fake-processor.ts')).toMatch(/must not import the test tooling reference\/testing/);
     expect(check('reference/gate/x.ts', '../self-test/history.ts')).toMatch(/test tooling reference\/self-test/);

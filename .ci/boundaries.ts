@@ -141,6 +141,9 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['webhooks', 'reconcile', 'conformance-control', 'client'],
   ['adapters'],
   ['metrics'],
+  // The Web-standard adapters (`credit402/fetch`, `credit402/hono`): on the node:http adapter's pieces, with their own
+  // webhook, control-route and metrics handlers, so above the metrics.
+  ['adapters/fetch'],
   ['.'],
   ['compose'],
   ['server', 'gateway'],
@@ -150,9 +153,15 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
 /** The folders of `reference/` that hold tests' tooling, outside the layers: they may import any layer. */
 const TEST_TOOLING = ['testing', 'self-test', 'crash-test', 'fault-load'];
 
-/** The part of `reference/` a path belongs to: its folder; `.` for the root's files, but `cli` for `cli.ts`. */
+/** Sub-folders of `reference/` that are units of their own, in a layer of their own ({@link LAYERS}). */
+const SUB_UNITS = ['adapters/fetch'];
+
+/** The part of `reference/` a path belongs to: its folder (or sub-unit); `.` for the root's files, but `cli` for `cli.ts`. */
 function unitOf(path: string): string {
-  const parts = path.slice('reference/'.length).split('/');
+  const inner = path.slice('reference/'.length);
+  const sub = SUB_UNITS.find((unit) => inner.startsWith(`${unit}/`));
+  if (sub !== undefined) return sub;
+  const parts = inner.split('/');
   if (parts.length > 1) return parts[0] ?? '';
   return parts[0] === 'cli.ts' ? 'cli' : '.';
 }

@@ -22,6 +22,8 @@ const STEPS: Step[] = [
   { name: 'conformance: express + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
   { name: 'conformance: fastify per-route + sqlite', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify', '--gating', 'per-route'] },
   { name: 'conformance: express per-route + memory', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'express', '--gating', 'per-route'] },
+  { name: 'conformance: hono per-route + redis (node, @hono/node-server)', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'redis', '--framework', 'hono', '--gating', 'per-route'] },
+  { name: 'conformance: hono + memory under bun', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'hono', '--runtime', 'bun'] },
   { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'reference/self-test/gateway-conformance.ts'] },
   { name: "conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", args: [...SOURCE, 'reference/self-test/gateway-conformance.ts', '--upstream', 'kit'] },
   { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed)', args: [...SOURCE, 'reference/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },

@@ -23,9 +23,10 @@ const USAGE = `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
 ${STORE_USAGE}
-  --framework NAME   fastify | express | http (plain node:http); default: fastify if installed, else express
+  --framework NAME   fastify | express | hono (on @hono/node-server) | http (plain node:http); default: fastify
+                     if installed, else express
   --gating MODE      table (default: the gate's route table) | per-route (each gated route declared with the
-                     framework's per-route form, its router decides what matched; fastify and express)
+                     framework's per-route form, its router decides what matched; fastify, express and hono)
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
   --stripe-api URL   embedded | stripe | http://host:port of a Stripe API (the emulator)

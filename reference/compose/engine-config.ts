@@ -30,13 +30,13 @@ export const FAILING_RUN_MARK = '!fail';
 export type HandlerFailure = (typeof HANDLER_FAILURES)[number];
 
 /** The reference server's HTTP frameworks. */
-export const FRAMEWORKS = ['fastify', 'express', 'http'] as const;
+export const FRAMEWORKS = ['fastify', 'express', 'hono', 'http'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /**
- * How the reference server gates its routes: `table` (the gate's `routes` table, matched by the Fastify plugin or the
- * Express middleware) or `per-route` (each gated route declared with the framework's per-route form, whose router
- * decides what matched; Fastify and Express only).
+ * How the reference server gates its routes: `table` (the gate's `routes` table, matched by the Fastify plugin, the
+ * Express middleware or the Hono middleware) or `per-route` (each gated route declared with the framework's per-route
+ * form, whose router decides what matched; Fastify, Express and Hono).
  */
 export const GATINGS = ['table', 'per-route'] as const;
 export type Gating = (typeof GATINGS)[number];
@@ -45,7 +45,7 @@ export type Gating = (typeof GATINGS)[number];
 export interface ServerConfig {
   host: string;
   port: number;
-  /** The HTTP framework: `fastify`, `express` (the installed Express, 4 or 5) or `http` (plain node:http). */
+  /** The HTTP framework: `fastify`, `express` (the installed Express, 4 or 5), `hono` (on `@hono/node-server`) or `http` (plain node:http). */
   framework: Framework;
   /** `table` (default) or `per-route` (`--gating`, CREDIT402_GATING): see {@link GATINGS}. */
   gating?: Gating;
@@ -234,7 +234,7 @@ function checkGating({ gating, framework }: Record<string, unknown>): void {
     throw new Credit402ConfigError('ERR_SERVER_CONFIG', `gating (--gating, CREDIT402_GATING) must be ${GATINGS.join(' or ')}, got ${String(gating)}`);
   }
   if (gating === 'per-route' && framework === 'http') {
-    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'gating "per-route" needs a framework whose router declares the gated routes: fastify or express (plain node:http has no router)');
+    throw new Credit402ConfigError('ERR_SERVER_CONFIG', 'gating "per-route" needs a framework whose router declares the gated routes: fastify, express or hono (plain node:http has no router)');
   }
 }
 

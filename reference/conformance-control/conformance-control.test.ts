@@ -111,7 +111,7 @@ describe('the handled route (harness/PROFILE.md, Handler runs)', () => {
   });
 });
 
-describe.each(['fastify', 'express'] as const)('the control routes on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono'] as const)('the control routes on %s', (framework) => {
   const stack = useReferenceStack({ framework, conformanceControl: true });
   const plain = useReferenceStack({ framework });
   const post = (body: string, type = 'application/json') =>

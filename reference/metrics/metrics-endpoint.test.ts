@@ -9,7 +9,7 @@ import type { Framework } from '../compose/engine-config.ts';
 
 const WEATHER = 'GET /api/weather';
 
-describe.each<Framework>(['fastify', 'express', 'http'])('metrics endpoint on %s', (framework) => {
+describe.each<Framework>(['fastify', 'express', 'hono', 'http'])('metrics endpoint on %s', (framework) => {
   const stack = useReferenceStack({ framework, metricsPath: '/metrics' });
 
   it('counts challenges, charges, paid requests, errors and store calls as they happened, and is never gated', async () => {
@@ -75,7 +75,7 @@ describe('metricsPath configuration', () => {
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
-describe.each<Framework>(['fastify', 'express', 'http'])('metrics endpoint on %s with metricsToken (issue 34: was open to anyone)', (framework) => {
+describe.each<Framework>(['fastify', 'express', 'hono', 'http'])('metrics endpoint on %s with metricsToken (issue 34: was open to anyone)', (framework) => {
   const stack = useReferenceStack({ framework, metricsPath: '/metrics', metricsToken: TOKEN });
 
   it('answers 401 without the bearer token or with another, and the metrics with it', async () => {

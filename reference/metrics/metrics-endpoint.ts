@@ -18,7 +18,7 @@ export interface MetricsEndpoint {
 }
 
 /** What the endpoint answers one request: status, headers and, unless HEAD or refused, the metrics text. */
-interface MetricsAnswer {
+export interface MetricsAnswer {
   status: number;
   headers: Record<string, string>;
   body?: string;
@@ -38,7 +38,7 @@ export async function createMetricsEndpoint(path: string, token?: string): Promi
  * The answer to a request of the endpoint's path: 401 without the endpoint's bearer token (when it has one), else the
  * metrics to GET and HEAD (`cache-control: no-store`), 405 to other methods.
  */
-async function metricsAnswer(endpoint: MetricsEndpoint, method: string | undefined, authorization: string | undefined): Promise<MetricsAnswer> {
+export async function metricsAnswer(endpoint: MetricsEndpoint, method: string | undefined, authorization: string | undefined): Promise<MetricsAnswer> {
   if (endpoint.token !== undefined && !bearerMatches(authorization, endpoint.token)) {
     return { status: 401, headers: { ...UNAUTHORIZED_HEADERS }, body: 'unauthorized\n' };
   }

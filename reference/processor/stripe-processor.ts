@@ -207,7 +207,8 @@ export class StripeProcessor implements Processor {
     if (!signature) throw new WebhookSignatureError('missing Stripe-Signature header');
     let event: Stripe.Event;
     try {
-      event = this.#stripe.webhooks.constructEvent(rawBody, signature, this.#webhookSecret);
+      // The async form: the SDK's fetch build (Bun, Deno, workerd) verifies with Web Crypto, which has no synchronous form.
+      event = await this.#stripe.webhooks.constructEventAsync(rawBody, signature, this.#webhookSecret);
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : 'invalid signature', { cause: error });
     }

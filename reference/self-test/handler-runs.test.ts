@@ -65,7 +65,7 @@ function kitCheck(targetUrl: string, requests: readonly KitRequest[]): Promise<K
   });
 }
 
-describe.each(['fastify', 'express'] as const)('the reference server on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono'] as const)('the reference server on %s', (framework) => {
   const stack = useReferenceStack({ framework, conformanceControl: true });
 
   it('CR-4.6: counts a run for each served request and none for the others, so the kit finds nothing', async () => {

@@ -32,7 +32,7 @@ const failedRequirements = (output: string): string[] =>
   [...(output.split('requirements failed:')[1] ?? '').matchAll(/^ {2}(CR-\d+\.\d+)\b/gm)].map((match) => match[1] ?? '');
 
 describe.concurrent('the routing corpus', () => {
-  it.each(['fastify', 'express', 'express4', 'http'])('CR-4.9 CR-4.10: the reference on %s passes it: no bypass, no charge without service', async (framework) => {
+  it.each(['fastify', 'express', 'express4', 'http', 'hono'])('CR-4.9 CR-4.10: the reference on %s passes it: no bypass, no charge without service', async (framework) => {
     const { code, output } = await conformance(framework, reference(framework));
     expect(code, output).toBe(0);
     expect(output).toMatch(/^(\d+) passed, 0 failed$/m);
@@ -40,7 +40,7 @@ describe.concurrent('the routing corpus', () => {
   }, 180_000);
 
   // Per-route gating: the framework's router decides what matched and the gate prices the route it ran.
-  it.each(['fastify', 'express', 'express4'])('CR-4.9 CR-4.10: the per-route reference on %s passes it: no bypass, no charge without service', async (framework) => {
+  it.each(['fastify', 'express', 'express4', 'hono'])('CR-4.9 CR-4.10: the per-route reference on %s passes it: no bypass, no charge without service', async (framework) => {
     const { code, output } = await conformance(`per-route-${framework}`, reference(framework, 'per-route'));
     expect(code, output).toBe(0);
     expect(Number(/^(\d+) passed, 0 failed$/m.exec(output)?.[1])).toBeGreaterThanOrEqual(33);

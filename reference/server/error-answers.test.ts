@@ -24,7 +24,7 @@ afterEach(() => {
   process.env.NODE_ENV = savedEnv;
 });
 
-describe.each(['fastify', 'express'] as const)('error answers of the reference server on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono'] as const)('error answers of the reference server on %s', (framework) => {
   it.each(['development', 'production'])('answers a 2 MB webhook body with 413 JSON and no stack or path (NODE_ENV=%s)', async (env) => {
     process.env.NODE_ENV = env;
     const config = loadServerConfig({ overrides: { port: 0, framework, store: { kind: 'memory' }, stripeWebhookSecret: SECRET } });

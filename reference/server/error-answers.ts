@@ -4,7 +4,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServerLog, type ServerLog } from '../compose/server-log.ts';
 
 /** The status an error asks for (`status`/`statusCode` of http-errors and Fastify) when it is 4xx or 5xx, else 500. */
-function errorStatus(error: unknown): number {
+export function errorStatus(error: unknown): number {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown };
   const status = fields.statusCode ?? fields.status;
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
@@ -16,7 +16,7 @@ export function errorBody(status: number): { error: string } {
 }
 
 /** Logs server faults (5xx) for the operator, one line with a code (stacks at debug); the client sees none of it. */
-function reportFault(log: ServerLog, status: number, method: string | undefined, url: string | undefined, error: unknown): void {
+export function reportFault(log: ServerLog, status: number, method: string | undefined, url: string | undefined, error: unknown): void {
   if (status >= 500) log.failure('credit402 reference server', `${method ?? '?'} ${url ?? '?'}`, error);
 }
 

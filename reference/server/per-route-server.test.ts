@@ -26,7 +26,7 @@ describe('server configuration: gating', () => {
 
   it('refuses another mode, and per-route on plain node:http, with ERR_SERVER_CONFIG', () => {
     expect(codeOf(() => loadServerConfig({ env: { CREDIT402_GATING: 'router' } }))).toBe('ERR_SERVER_CONFIG');
-    expect(() => loadServerConfig({ overrides: { gating: 'per-route', framework: 'http' } })).toThrow(/fastify or express/);
+    expect(() => loadServerConfig({ overrides: { gating: 'per-route', framework: 'http' } })).toThrow(/fastify, express or hono/);
   });
 });
 

@@ -8,7 +8,7 @@ const WEATHER = 'GET /api/weather';
 const HEX64 = /^[0-9a-f]{64}$/;
 const errorBody = (errorCode: string) => ({ success: false, creditsRemaining: 0, clientId: '', errorCode, error: expect.any(String) });
 
-describe.each(['fastify', 'express'] as const)('reference server on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono'] as const)('reference server on %s', (framework) => {
   const charges = async () => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
   const apiCalls = async () => stack.control.journal();
 

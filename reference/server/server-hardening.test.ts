@@ -42,7 +42,7 @@ describe('scheduled reconciliation without a webhook endpoint', () => {
   });
 });
 
-describe.each(['fastify', 'express', 'http'] as const)('new-payment rate limit on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono', 'http'] as const)('new-payment rate limit on %s', (framework) => {
   const stack = useReferenceStack({ framework, newPaymentRateLimit: { perAddress: { max: 1, windowMs: 60_000 } } });
 
   it('answers the second new payment from the same address 429 with Retry-After, without calling Stripe', async () => {

@@ -81,6 +81,12 @@ async function listen(
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://${config.host}:${port}`, close: () => app.close() };
   }
+  if (config.framework === 'hono') {
+    const neededFor = 'the Hono server (--framework hono)';
+    const { buildHonoApp } = await withOptionalPackage('hono', neededFor, () => import('./hono-app.ts'));
+    const { honoNodeServer } = await withOptionalPackage('@hono/node-server', neededFor, () => import('./hono-listener.ts'));
+    return listenNode(honoNodeServer(buildHonoApp(gate, routes, { ...options, metrics, prices })), config);
+  }
   if (config.framework === 'http') {
     const { buildHttpServer } = await import('./http-app.ts');
     return listenNode(buildHttpServer(gate, routes, { ...options, metrics }), config);

@@ -71,7 +71,7 @@ async function withServer(framework: Framework, more: Partial<ServerConfig>, che
   }
 }
 
-const FRAMEWORKS: Framework[] = ['fastify', 'express', 'http'];
+const FRAMEWORKS: Framework[] = ['fastify', 'express', 'hono', 'http'];
 
 describe('credit402 serve behind a proxy', () => {
   it.each(FRAMEWORKS)('%s with trustProxy "loopback": each client behind the proxy has its own payment rate limit (was: the proxy\'s)', async (framework) => {

@@ -1,6 +1,7 @@
 // The SQLite store's descriptor: a database file (CREDIT402_SQLITE_PATH), opened with better-sqlite3 loaded on demand.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Credit402ConfigError } from '../config/config-error.ts';
 import { definedFields } from '../config/defined-fields.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { StoreDescriptor } from './descriptor.ts';
@@ -32,6 +33,9 @@ export const sqliteStoreDescriptor: StoreDescriptor<SqliteStoreConfig> = {
   },
   check: checkTransactionTtl,
   async open(config) {
+    if (process.versions.bun !== undefined) {
+      throw new Credit402ConfigError('ERR_STORE', `the SQLite store runs on Node only: better-sqlite3 is a Node addon, which Bun ${process.versions.bun} does not load; under Bun use the memory, Redis or Postgres store`);
+    }
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
     const { SqliteStore } = await withOptionalPackage('better-sqlite3', 'the SQLite store', () => import('./sqlite-store.ts'));
     return new SqliteStore({

@@ -12,7 +12,7 @@ import { createCardPaymentMethod } from '../testing/test-cards.ts';
 const WEATHER = 'GET /api/weather';
 const SECRET = 'whsec_credit402webhooktests';
 
-describe.each(['fastify', 'express'] as const)('webhook endpoint on %s', (framework) => {
+describe.each(['fastify', 'express', 'hono'] as const)('webhook endpoint on %s', (framework) => {
   let emulator: RunningEmulator;
   let control: EmulatorControl;
   let server: RunningServer;
