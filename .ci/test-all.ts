@@ -26,7 +26,7 @@ const STEPS: Step[] = [
   { name: 'conformance: hono + memory under bun', args: [...SOURCE, 'reference/self-test/conformance.ts', '--store', 'memory', '--framework', 'hono', '--runtime', 'bun'] },
   { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'reference/self-test/gateway-conformance.ts'] },
   { name: "conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", args: [...SOURCE, 'reference/self-test/gateway-conformance.ts', '--upstream', 'kit'] },
-  { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed)', args: [...SOURCE, 'reference/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },
+  { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed), and the gateway in front of the kit\'s upstream on memory and redis', args: [...SOURCE, 'reference/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },
   { name: 'client conformance: credit402/client (every level), the Python example client (wire) and each mutant client', args: [...SOURCE, 'reference/self-test/client-conformance.ts', '--all'] },
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'reference/self-test/multi-instance.ts', '--store', 'redis'] },

@@ -5,9 +5,14 @@ import { controlUrlOf, EmulatorControl } from 'credit402-stripe-emulator';
 import type { JournalEntry } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { ControlRoutes, type StoreFaultSpec } from '../world/control-routes.ts';
+import type { ControlledUpstream } from '../world/controlled-upstream.ts';
+import { newRequestId } from '../world/http-client.ts';
 import { type CallOutcome, type JournalCharge, Ledger, type Observation, type Violation } from './ledger.ts';
-import { type Call, CARDS, describeCall, describeOperation, type HistoryRoute, type Operation } from './operations.ts';
+import { type Call, CARDS, describeCall, describeOperation, type HistoryRoute, type Operation, type UpstreamFaultMode } from './operations.ts';
 import { askHandled, type HistoryExchange, send } from './wire.ts';
+
+/** The kit's controlled upstream as the histories of a gateway use it (the `gateway` capability): faults armed by request id, connections refused, what reached it. */
+export type HistoryUpstream = Pick<ControlledUpstream, 'arm' | 'arrivals' | 'refuseConnections' | 'acceptConnections'>;
 
 /** What every history of a run shares: the target, the emulator, the profile's routes and keys, the capabilities. */
 export interface HistoryEnvironment {
@@ -23,6 +28,8 @@ export interface HistoryEnvironment {
   /** How long a store fault of mode `delay` holds the deduction (below the profile's maxStoreWaitMs). */
   faultDelayMs: number;
   requestTimeoutMs: number;
+  /** The upstream the target is a gateway in front of (declared `gateway`): its faults are then drawn (CR-15.3). */
+  upstream?: HistoryUpstream;
 }
 
 /** What one history did and found. */
@@ -50,6 +57,17 @@ const TOP_UP_METADATA = 'credit402_top_up_units';
 
 /** The pauses before the retries of a refund whose store call failed (the reference's; a target that waits longer may have its late refunds unjudged). */
 const REFUND_PAUSES_MS = [250, 1_000, 1_000];
+
+/** How long the kit waits for the answer to a request whose upstream stalls (the gateway's timeout must be shorter: PROFILE.md). */
+const STALL_WAIT_MS = 30_000;
+
+/** What the upstream did to a request, in words, and the status the gateway answers for it (CR-15.3). */
+const UPSTREAM_FAILURES: Readonly<Record<Exclude<UpstreamFaultMode, 'refuse' | 'cut'>, { words: string; status: 502 | 504 }>> = {
+  reset: { words: 'reset the connection', status: 502 },
+  close: { words: 'closed the connection without an answer', status: 502 },
+  invalid: { words: 'answered bytes that are not HTTP', status: 502 },
+  stall: { words: "did not answer within the gateway's timeout", status: 504 },
+};
 
 /** Newest journal sequence number read by this process: each history reads only what is newer. */
 let journalCursor = 0;
@@ -138,15 +156,41 @@ export async function executeHistory(operations: Operation[], environment: Histo
     return { outcome: 'refused' };
   };
 
-  /** The ledger's observation of one exchange, or the handler-run or identity check it fails. */
-  const observation = (exchange: HistoryExchange, call: Call | undefined, route: HistoryRoute, label: string, cardIndex: number, malformed = false): Observation | Violation => {
+  /**
+   * How a gateway's exchange reads once its upstream fault is known (CR-15.3): a 502 or 504 is the gateway's own answer
+   * to an upstream that gave none; a cut answer was served (its head's `payment-response`, when one came); a fault met
+   * with another answer breaks CR-15.3. Undefined: as judged.
+   */
+  const throughGateway = (exchange: HistoryExchange, fault: UpstreamFaultMode | undefined, label: string): { outcome: CallOutcome; response?: Record<string, unknown> } | Violation | undefined => {
+    const upstream = environment.upstream;
+    if (!upstream) return undefined;
+    const met = fault !== undefined && fault !== 'refuse' && upstream.arrivals(exchange.requestId).some((arrival) => arrival.fault === fault);
+    if (met && fault === 'cut') {
+      if (exchange.status !== undefined) return undefined;
+      const head = exchange.head?.paymentResponse;
+      return head?.success === true ? { outcome: 'served', response: head } : { outcome: 'servedUnseen' };
+    }
+    if (met && fault !== 'cut' && exchange.status !== UPSTREAM_FAILURES[fault].status) {
+      const { words, status } = UPSTREAM_FAILURES[fault];
+      const got = exchange.status === undefined ? `got no answer (${exchange.error ?? 'none'})` : `answered ${exchange.status}`;
+      return { ids: ['CR-15.3'], message: `${label}: ${got} when its upstream ${words}: the gateway answers ${status} itself, and gives the price back` };
+    }
+    if (exchange.status === 502 || exchange.status === 504) return { outcome: 'upstreamFailed' };
+    return undefined;
+  };
+
+  /** The ledger's observation of one exchange, or the handler-run, identity or gateway check it fails. */
+  const observation = (exchange: HistoryExchange, call: Call | undefined, route: HistoryRoute, label: string, cardIndex: number, malformed = false, fault?: UpstreamFaultMode): Observation | Violation => {
     const judged = judge(exchange, route, label);
     if ('violation' in judged) return judged.violation;
-    const response = exchange.paymentResponse;
+    const gateway = throughGateway(exchange, fault, label);
+    if (gateway && 'ids' in gateway) return gateway;
+    const outcome = gateway?.outcome ?? judged.outcome;
+    const response = gateway ? gateway.response : exchange.paymentResponse;
     const credits = response?.creditsRemaining;
     const chargeId = response?.chargeId;
     const holder = cards[cardIndex];
-    if (judged.outcome === 'served' && response?.success === true && holder && response.clientId !== holder.clientId) {
+    if (outcome === 'served' && response?.success === true && holder && response.clientId !== holder.clientId) {
       return { ids: [call?.pay ? 'CR-7.3' : 'CR-6.2'], message: `${label}: served with clientId ${String(response.clientId)}, not the card's ${holder.clientId}` };
     }
     const payment = exchange.payment ?? {};
@@ -160,9 +204,9 @@ export async function executeHistory(operations: Operation[], environment: Histo
       ...(call?.pay ? { topUp: call.pay.topUp ?? route.minTopUp } : {}),
       ...(malformed ? { malformed } : {}),
       ...(route.failing ? { failing: true } : {}),
-      outcome: judged.outcome,
-      ...(Number.isSafeInteger(credits) && judged.outcome === 'served' ? { creditsRemaining: credits as number } : {}),
-      ...(typeof chargeId === 'string' && judged.outcome === 'served' ? { chargeId } : {}),
+      outcome,
+      ...(Number.isSafeInteger(credits) && outcome === 'served' ? { creditsRemaining: credits as number } : {}),
+      ...(typeof chargeId === 'string' && outcome === 'served' ? { chargeId } : {}),
     };
   };
 
@@ -178,8 +222,15 @@ export async function executeHistory(operations: Operation[], environment: Histo
     }
   };
 
+  /** The upstream faults armed for the next forwarded request of a card on a route, oldest first. */
+  const upstreamFaults: Array<{ card: number; route: string; mode: UpstreamFaultMode }> = [];
+
   for (const [index, operation] of operations.entries()) {
     const label = `op ${index} (${describeOperation(operation)})`;
+    if (operation.op === 'upstream') {
+      if (environment.upstream) upstreamFaults.push({ card: operation.card, route: operation.route, mode: operation.mode });
+      continue;
+    }
     if (operation.op === 'fault') {
       if (!environment.storeFaults) continue;
       const holder = await card(operation.card);
@@ -189,7 +240,8 @@ export async function executeHistory(operations: Operation[], environment: Histo
       if (operation.mode === 'delay') spec.delayMs = environment.faultDelayMs;
       await control.armStoreFault(spec);
       faulted.add(operation.card);
-      if (!operation.refund) ledger.faulted(operation.card);
+      if (operation.refund) ledger.refundFaulted(operation.card);
+      else ledger.faulted(operation.card);
       continue;
     }
     if (operation.op === 'malformed') {
@@ -208,14 +260,27 @@ export async function executeHistory(operations: Operation[], environment: Histo
     }
     const calls = operation.op === 'call' ? [operation.call] : operation.op === 'burst' ? operation.calls : Array.from({ length: operation.count }, (): Call => ({ card: operation.card, route: operation.route }));
     const prepared = await Promise.all(calls.map(request));
-    const batch = await Promise.all(
-      prepared.map(({ route, payment }) => send(environment.targetUrl, { method: route.method, target: route.path, payment }, index, startedAt, environment.requestTimeoutMs)),
-    );
+    const faults = armUpstreamFaults(environment.upstream, upstreamFaults, calls);
+    const refusing = faults.modes.includes('refuse');
+    if (refusing) await environment.upstream?.refuseConnections();
+    let batch: HistoryExchange[];
+    try {
+      batch = await Promise.all(
+        prepared.map(({ route, payment }, at) => {
+          const timeoutMs = faults.modes[at] === 'stall' ? Math.max(STALL_WAIT_MS, environment.requestTimeoutMs) : environment.requestTimeoutMs;
+          return send(environment.targetUrl, { method: route.method, target: route.path, payment, requestId: faults.requestIds[at] as string }, index, startedAt, timeoutMs);
+        }),
+      );
+    } finally {
+      if (refusing) await environment.upstream?.acceptConnections();
+    }
     exchanges.push(...batch);
     await asked(batch);
     const seen = batch.map((exchange, at) => {
       const call = calls[at] as Call;
-      return observation(exchange, call, (prepared[at] as { route: HistoryRoute }).route, calls.length === 1 ? label : `op ${index}.${at} (${describeCall(call)})`, call.card);
+      // While the upstream refused connections, every request of the batch it was sent met the refusal.
+      const fault = refusing ? 'refuse' : faults.modes[at];
+      return observation(exchange, call, (prepared[at] as { route: HistoryRoute }).route, calls.length === 1 ? label : `op ${index}.${at} (${describeCall(call)})`, call.card, false, fault);
     });
     const failed = seen.find((item): item is Violation => 'ids' in item);
     if (failed) return finish(failed, label, index);
@@ -241,6 +306,7 @@ export async function executeHistory(operations: Operation[], environment: Histo
   const retries = refundsFailed === 0 ? 0 : REFUND_PAUSES_MS.slice(0, refundsFailed).reduce((sum, pause) => sum + pause, 0) + 200 + (refundHeld ? environment.faultDelayMs : 0);
   const settling = Math.max(retries, ledger.refundsPending ? 150 : 0);
   if (settling > 0) await sleep(settling);
+  ledger.giveBacksLanded();
   for (const key of touched) {
     const [cardText, currency] = key.split(' ');
     const cardIndex = Number(cardText);
@@ -267,6 +333,22 @@ export async function executeHistory(operations: Operation[], environment: Histo
   const violation = ledger.reconcile(charges);
   if (ledger.gaveUp) notes.push(ledger.gaveUp);
   return violation ? { ...result, violation: { ...violation, at: "the end: the emulator's journal against the credits" } } : result;
+}
+
+/**
+ * The request ids of a batch of `calls` and the upstream fault each meets: the oldest armed for its card and route
+ * (each fault meets one call), armed at the upstream on its request id, except a refusal, which the batch meets whole.
+ */
+function armUpstreamFaults(upstream: HistoryUpstream | undefined, armed: Array<{ card: number; route: string; mode: UpstreamFaultMode }>, calls: readonly Call[]): { requestIds: string[]; modes: Array<UpstreamFaultMode | undefined> } {
+  const requestIds = calls.map(() => newRequestId());
+  const modes = calls.map((call, at): UpstreamFaultMode | undefined => {
+    const found = upstream ? armed.findIndex((fault) => fault.card === call.card && fault.route === call.route) : -1;
+    if (found < 0) return undefined;
+    const [fault] = armed.splice(found, 1);
+    if (fault && fault.mode !== 'refuse') upstream?.arm(requestIds[at] as string, fault.mode);
+    return fault?.mode;
+  });
+  return { requestIds, modes };
 }
 
 /** The PaymentIntent creations of the history's cards in the journal after `since`, once none is in flight. */

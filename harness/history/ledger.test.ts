@@ -127,3 +127,85 @@ describe('the ledger model of a history', () => {
     expect(ledger.observe(call(0, { outcome: 'invalid', rid: 'm' }))?.ids).toEqual(['CR-4.7']);
   });
 });
+
+describe('the ledger model of a gateway (CR-15.3)', () => {
+  /** A 502 or 504 the gateway answered itself, its upstream giving no answer. */
+  const failed = (card: number, fields: Partial<Observation> = {}): Observation => call(card, { outcome: 'upstreamFailed', ...fields });
+
+  it('CR-15.3, CR-6.9 gives a failed request back at once: its retry with the request id is a new deduction, the next its repeat', () => {
+    const ledger = funded();
+    expect(ledger.observe(failed(0, { rid: 'a' }))).toBeUndefined();
+    expect(ledger.refundsPending).toBe(false);
+    expect(ledger.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }))).toBeUndefined();
+    expect(ledger.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }))).toBeUndefined();
+    expect(ledger.observe(call(0, { outcome: 'invalid', rid: 'a' }))).toBeUndefined();
+    ledger.giveBacksLanded();
+    expect(ledger.observe(call(0, { outcome: 'served', creditsRemaining: 48_500 }))).toBeUndefined();
+    expect(ledger.reconcile([{ card: 0, id: 'pi_1', currency: 'usd', units: 50_000 }])).toBeUndefined();
+  });
+
+  it('CR-15.3 charges a price kept: a balance short by it, a challenge only it explains, the retry served as the kept repeat', () => {
+    const short = funded();
+    short.observe(failed(0));
+    short.giveBacksLanded();
+    expect(short.observe(call(0, { outcome: 'served', creditsRemaining: 48_500 }))).toMatchObject({ ids: ['CR-15.3'], message: expect.stringContaining('never came back') });
+    const challenged = new Ledger(3);
+    challenged.observe(call(0, { outcome: 'served', topUp: 1_000, chargeId: 'pi_1', creditsRemaining: 500 }));
+    challenged.observe(failed(0));
+    expect(challenged.observe(call(0, { outcome: 'challenge' }))?.ids).toEqual(['CR-15.3']);
+    // The gateway kept the deduction: the retry was served free as its repeat (49000), and the third request is refused.
+    const kept = funded();
+    kept.observe(call(0, { outcome: 'served', creditsRemaining: 49_000 }));
+    kept.observe(failed(0, { rid: 'a' }));
+    expect(kept.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 48_500 }))).toBeUndefined();
+    expect(kept.observe(call(0, { outcome: 'invalid', rid: 'a' }))).toMatchObject({ ids: ['CR-15.3'], message: expect.stringContaining('as if request id a were still kept') });
+    // The price given back, the request id not: the retry is served free.
+    const idKept = funded();
+    idKept.observe(failed(0, { rid: 'a' }));
+    expect(idKept.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_500 }))?.ids).toEqual(['CR-15.3']);
+  });
+
+  it('CR-15.3, CR-11.3, CR-6.9 with its refunds faulted: a give-back lands later, once, and never after a served repeat', () => {
+    const twice = funded();
+    twice.observe(failed(0));
+    expect(twice.observe(call(0, { outcome: 'served', creditsRemaining: 49_500 }))?.ids).toEqual(['CR-11.3', 'CR-15.3']);
+    const faulted = (): Ledger => {
+      const ledger = funded();
+      ledger.refundFaulted(0);
+      expect(ledger.observe(failed(0, { rid: 'a' }))).toBeUndefined();
+      expect(ledger.refundsPending).toBe(true);
+      return ledger;
+    };
+    // Not landed yet: the retry is the repeat of the kept deduction, and the give-back is superseded (CR-6.9).
+    const repeated = faulted();
+    expect(repeated.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }))).toBeUndefined();
+    repeated.giveBacksLanded();
+    expect(repeated.observe(call(0, { outcome: 'served', creditsRemaining: 48_500 }))).toBeUndefined();
+    const late = faulted();
+    late.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }));
+    expect(late.observe(call(0, { outcome: 'served', creditsRemaining: 49_000 }))?.ids).toEqual(['CR-6.9', 'CR-15.3']);
+    // Never landed by the closing reads: exactly once includes a store that failed.
+    const never = faulted();
+    never.giveBacksLanded();
+    expect(never.observe(call(0, { outcome: 'served', creditsRemaining: 48_500 }))?.ids).toEqual(['CR-15.3']);
+  });
+
+  it("CR-15.3 keeps the price of an answer cut after its status line, and credits a first payment's top-up answered 502", () => {
+    const cut = funded();
+    expect(cut.observe(call(0, { outcome: 'servedUnseen', rid: 'a' }))).toBeUndefined();
+    expect(cut.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }))).toBeUndefined();
+    expect(cut.observe(call(0, { outcome: 'served', creditsRemaining: 48_500 }))).toBeUndefined();
+    const paid = new Ledger(3);
+    expect(paid.observe(failed(1, { topUp: 50_000 }))).toBeUndefined();
+    expect(paid.observe(call(1, { outcome: 'served', creditsRemaining: 49_500 }))).toBeUndefined();
+    expect(paid.reconcile([{ card: 1, id: 'pi_7', currency: 'usd', units: 50_000 }])).toBeUndefined();
+  });
+
+  it('CR-6.3, CR-6.9 charges a 502 for a request the gate should have refused before the upstream', () => {
+    expect(new Ledger(3).observe(failed(2))?.ids).toEqual(['CR-6.3']);
+    const used = funded();
+    used.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }));
+    used.observe(call(0, { outcome: 'served', rid: 'a', creditsRemaining: 49_000 }));
+    expect(used.observe(failed(0, { rid: 'a' }))?.ids).toEqual(['CR-6.9']);
+  });
+});

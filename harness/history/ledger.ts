@@ -1,87 +1,27 @@
 // The ledger model of a history: every state the target's store may be in (one per outcome of the calls whose outcome is unknown), checked against each answer.
+import { giveBackKeptId, giveBackMissing, giveBackMissingForChallenge, landDue, landGiveBacks, servedUnseen, upstreamFailed } from './ledger-gateway.ts';
+import {
+  balanceOf,
+  type ClientState,
+  type Context,
+  emptyClient,
+  fewestPrices,
+  type Judged,
+  type KeptId,
+  landings,
+  next,
+  type Observation,
+  oweRefund,
+  preferred,
+  reported,
+  type Step,
+  supersede,
+  type Violation,
+  violation,
+  type World,
+} from './ledger-world.ts';
 
-/** An invariant broken: the requirements it enforces and what happened. */
-export interface Violation {
-  ids: string[];
-  message: string;
-}
-
-/** How one paid call ended, as the kit saw it. */
-export type CallOutcome =
-  /** Its handler ran (or, without the handled route, a 2xx with a successful `payment-response`). */
-  | 'served'
-  /** The insufficient-credits challenge (CR-6.3). */
-  | 'challenge'
-  /** A payment error `invalid_payment` (CR-3.8, CR-6.9). */
-  | 'invalid'
-  /** 503 `service_unavailable`: a store failure whose outcome may be unknown (CR-8.12). */
-  | 'unavailable'
-  /** No answer (timeout, connection broken): anything may have happened. */
-  | 'unknown'
-  /** Any other answer that is not a service: a framework's refusal, another payment error, a rate limit. */
-  | 'refused';
-
-/** One paid call and what the kit saw of it. */
-export interface Observation {
-  /** Who is speaking, for messages: `op 3: card 1 spends on GET /api/weather rid 2`. */
-  label: string;
-  card: number;
-  route: string;
-  price: number;
-  currency: string;
-  /** The request id, when the payload carried one. */
-  rid?: string;
-  /** The units a first payment tops up (the payload's `topUpAmount`, else the route's `minTopUp`); absent for a spend. */
-  topUp?: number;
-  /** A paid request whose body does not parse (CR-4.7). */
-  malformed?: boolean;
-  /** A route whose handler fails (the profile's `failingHandlers`): with refunds declared, its deduction is given back. */
-  failing?: boolean;
-  outcome: CallOutcome;
-  /** The answer's `creditsRemaining`, when it carried a successful `payment-response`. */
-  creditsRemaining?: number;
-  chargeId?: string;
-}
-
-/** One request id a client kept with a deduction (CR-6.9). */
-interface KeptId {
-  route: string;
-  repeated: boolean;
-}
-
-/**
- * The give-back of a failed handler's deduction (`refundOnHandlerError`, CR-4.7, CR-11.3): `pending` until it lands,
- * which may be any time after the answer (the target refunds after answering, and retries a failed refund in the
- * background); `superseded` once its request id's repeat was served first (CR-6.9), after which it never lands.
- */
-interface Refund {
-  label: string;
-  currency: string;
-  units: number;
-  rid?: string;
-  state: 'pending' | 'applied' | 'superseded';
-}
-
-/** One client as a world sees it. */
-interface ClientState {
-  exists: boolean;
-  balances: Record<string, number>;
-  rids: Record<string, KeptId>;
-  /** PaymentIntents credited to it, by id (a `chargeId` seen), and credits of calls whose answer was lost. */
-  charges: Record<string, { currency: string; units: number }>;
-  unknownCredits: Array<{ currency: string; units: number }>;
-  /** Malformed paid requests refused since its balance was last seen, per currency (a price taken for one: CR-4.7). */
-  refusedSince: Record<string, string[]>;
-  /** The give-backs of its failed handlers' deductions (with refunds declared). */
-  refunds: Refund[];
-  /** Request ids of malformed paid requests refused before their handler: kept by nothing (CR-4.7). */
-  malformedRids: string[];
-}
-
-/** One possible state of the target's store. */
-interface World {
-  clients: ClientState[];
-}
+export type { CallOutcome, Observation, Violation } from './ledger-world.ts';
 
 /** A succeeded PaymentIntent the emulator's journal shows for one card. */
 export interface JournalCharge {
@@ -91,76 +31,13 @@ export interface JournalCharge {
   units: number;
 }
 
-/** A broken invariant as a world found it; `rank` orders the explanations of several worlds (the most specific wins). */
-type Judged = Violation & { rank?: number };
-
-type Step = { worlds: World[] } | { violation: Judged };
-
-/** How one call is judged: sent with other calls of its card (CR-6.7), its card faulted, refunds declared. */
-interface Context {
-  concurrent: boolean;
-  faulted: boolean;
-  refunds: boolean;
-}
-
 /** Beyond this many possible states the model stops judging (it says so) rather than guess. */
 const MAX_WORLDS = 4096;
 
-const clone = (world: World): World => structuredClone(world);
-
-function emptyClient(): ClientState {
-  return { exists: false, balances: {}, rids: {}, charges: {}, unknownCredits: [], refusedSince: {}, refunds: [], malformedRids: [] };
-}
-
-function violation(ids: string[], message: string, rank?: number): Step {
-  return { violation: { ids, message, ...(rank === undefined ? {} : { rank }) } };
-}
-
-/** The more specific of two explanations of one answer (the first on a tie). */
-function preferred(a: Judged | undefined, b: Judged): Judged {
-  return a === undefined || (b.rank ?? 0) > (a.rank ?? 0) ? b : a;
-}
-
-/** A violation without its rank, as reported. */
-function reported(judged: Judged | undefined): Violation | undefined {
-  if (!judged) return undefined;
-  const { rank: _rank, ...plain } = judged;
-  return plain;
-}
-
-/** Owes `o`'s price back when its handler failed and the target refunds (the refund lands later: {@link land}). */
-function oweRefund(c: ClientState, o: Observation, ctx: Context): void {
-  if (ctx.refunds && o.failing) c.refunds.push({ label: o.label, currency: o.currency, units: o.price, ...(o.rid === undefined ? {} : { rid: o.rid }), state: 'pending' });
-}
-
-/** The world after `card`'s pending refund `index` landed: the price back, its request id forgotten (CR-6.9, CR-11.3). */
-function land(world: World, card: number, index: number): World {
-  return next(world, card, (c) => {
-    const refund = c.refunds[index] as Refund;
-    refund.state = 'applied';
-    c.balances[refund.currency] = balanceOf(c, refund.currency) + refund.units;
-    if (refund.rid !== undefined) delete c.rids[refund.rid];
-  });
-}
-
-/** Every world `world` may be in once any of the pending refunds of `cards` landed. */
-function landings(world: World, cards: ReadonlySet<number>): World[] {
-  let worlds = [world];
-  for (const card of cards) {
-    const pending = (world.clients[card] as ClientState).refunds.flatMap((refund, index) => (refund.state === 'pending' ? [index] : []));
-    for (const index of pending) worlds = worlds.flatMap((each) => [each, land(each, card, index)]);
-  }
-  return worlds;
-}
-
-/** A repeat of `rid` was served (or may have been): a refund still pending under that id never lands (CR-6.9). */
-function supersede(c: ClientState, rid: string): void {
-  for (const refund of c.refunds) if (refund.rid === rid && refund.state === 'pending') refund.state = 'superseded';
-}
-
 /**
  * Why a balance is `extra` units above the model's: a refund that landed after its request id's repeat was served
- * (CR-6.9), or one that was given back more than once (CR-11.3); undefined when no refund explains it.
+ * (CR-6.9), or one that was given back more than once (CR-11.3), a gateway's give-back among them (CR-15.3); undefined
+ * when no refund explains it.
  */
 function refundExcess(client: ClientState, o: Observation, extra: number, said: string, balance: number): Step | undefined {
   if (extra <= 0 || extra > 10_000_000) return undefined;
@@ -174,43 +51,19 @@ function refundExcess(client: ClientState, o: Observation, extra: number, said: 
   // on a tie a late refund (more specific) over one applied twice.
   if (either !== undefined && late.length > 0 && (twice === undefined || either <= twice)) {
     const names = late.map((refund) => `${refund.label} (request id ${refund.rid})`).join(', ');
-    return violation(['CR-6.9'], `${above}: the price of ${names} came back after its request id's repeat was served; a give-back that arrives once the repeat was answered gives nothing back (the deduction paid for the repeat)`, 1000 - 10 * either + 2);
+    return violation(late.some((refund) => refund.gateway) ? ['CR-6.9', 'CR-15.3'] : ['CR-6.9'], `${above}: the price of ${names} came back after its request id's repeat was served; a give-back that arrives once the repeat was answered gives nothing back (the deduction paid for the repeat)`, 1000 - 10 * either + 2);
   }
   if (twice !== undefined) {
     const names = applied.map((refund) => `${refund.label} (${refund.units})`).join(', ');
-    return violation(['CR-11.3'], `${above}: ${twice === 1 ? 'one price' : `${twice} prices`} of the refunds of ${names} given back again; a refund is applied at most once per refund id, however often it is retried`, 1000 - 10 * twice + 1);
+    return violation(applied.some((refund) => refund.gateway) ? ['CR-11.3', 'CR-15.3'] : ['CR-11.3'], `${above}: ${twice === 1 ? 'one price' : `${twice} prices`} of the refunds of ${names} given back again; a refund is applied at most once per refund id, however often it is retried`, 1000 - 10 * twice + 1);
   }
   return undefined;
 }
 
-/** The fewest prices among `units` (each usable any number of times) that add up to `extra`; undefined when none do. */
-function fewestPrices(extra: number, units: readonly number[]): number | undefined {
-  const distinct = [...new Set(units)].filter((unit) => unit > 0);
-  if (distinct.length === 0) return undefined;
-  const fewest = new Array<number>(extra + 1).fill(Number.POSITIVE_INFINITY);
-  fewest[0] = 0;
-  for (let sum = 1; sum <= extra; sum++) {
-    for (const unit of distinct) if (unit <= sum) fewest[sum] = Math.min(fewest[sum] as number, (fewest[sum - unit] as number) + 1);
-  }
-  const found = fewest[extra] as number;
-  return Number.isFinite(found) ? found : undefined;
-}
 
 /** A request id answered as kept although only a malformed request refused before its handler carried it: that request was deducted (CR-4.7). */
 function malformedKept(o: Observation): Step {
   return violation(['CR-4.7'], `${o.label}: answered as if request id ${o.rid} were kept, but the only request that carried it had a body that does not parse and was refused before its handler: it was deducted, and a request refused before its handler is never charged`);
-}
-
-/** The world after `change` is applied to a copy of `client`'s state. */
-function next(world: World, card: number, change: (client: ClientState) => void): World {
-  const copy = clone(world);
-  const client = copy.clients[card] as ClientState;
-  change(client);
-  return copy;
-}
-
-function balanceOf(client: ClientState, currency: string): number {
-  return client.balances[currency] ?? 0;
 }
 
 /** A served call in one world. */
@@ -250,7 +103,9 @@ function served(world: World, o: Observation, ctx: Context): Step {
     const after = balance + credit - o.price;
     if (after < 0) return violation(['CR-7.11'], `${o.label}: served with a charge of ${o.topUp} units although the balance ${balance} plus the top-up does not cover the price ${o.price}`);
     if (o.creditsRemaining !== undefined && o.creditsRemaining !== after) {
-      return refundExcess(client, o, o.creditsRemaining - after, said, balance + credit) ?? violation(['CR-7.13'], `${o.label}: ${said} after a charge of ${credit} units, but the balance ${balance} + ${credit} − ${o.price} is ${after}`);
+      return refundExcess(client, o, o.creditsRemaining - after, said, balance + credit)
+        ?? giveBackMissing(client, o, after - o.creditsRemaining, said, balance + credit)
+        ?? violation(['CR-7.13'], `${o.label}: ${said} after a charge of ${credit} units, but the balance ${balance} + ${credit} − ${o.price} is ${after}`);
     }
     return {
       worlds: [
@@ -266,6 +121,8 @@ function served(world: World, o: Observation, ctx: Context): Step {
     };
   }
   if (freeRepeat && client.malformedRids.includes(o.rid as string)) return malformedKept(o);
+  const givenBackId = freeRepeat ? giveBackKeptId(client, o, `served free (creditsRemaining ${balance}, nothing deducted)`) : undefined;
+  if (givenBackId) return givenBackId;
   if (!client.exists || balance < o.price) {
     if (freeRepeat) return violation(['CR-6.9'], `${o.label}: served free (creditsRemaining ${balance}, nothing deducted), as the repeat of request id ${o.rid}, which this client never used: request ids are kept per client`);
     if (!client.exists) return violation(['CR-6.3'], `${o.label}: ${said}, but the client has no balance: an unknown clientId gets the insufficient-credits challenge`);
@@ -274,7 +131,7 @@ function served(world: World, o: Observation, ctx: Context): Step {
   const after = balance - o.price;
   if (o.creditsRemaining !== undefined && o.creditsRemaining !== after) {
     if (freeRepeat) return violation(['CR-6.9'], `${o.label}: served free (creditsRemaining ${balance}, nothing deducted), as the repeat of request id ${o.rid}, which this client never used: request ids are kept per client`);
-    const excess = refundExcess(client, o, o.creditsRemaining - after, said, balance);
+    const excess = refundExcess(client, o, o.creditsRemaining - after, said, balance) ?? giveBackMissing(client, o, after - o.creditsRemaining, said, balance);
     if (excess) return excess;
     const refused = client.refusedSince[o.currency] ?? [];
     if (o.creditsRemaining < after && refused.length > 0 && (after - o.creditsRemaining) % o.price === 0) {
@@ -354,18 +211,26 @@ function step(world: World, o: Observation, ctx: Context): Step {
       if (kept) return violation(['CR-6.9'], `${o.label}: answered the insufficient-credits challenge, but request id ${o.rid} is used up: the answer is invalid_payment naming requestId`);
       if (o.topUp !== undefined && !concurrent) return violation(['CR-7.11'], `${o.label}: a first payment answered the insufficient-credits challenge, which only a concurrent spend of the new balance explains`);
       if (o.topUp === undefined && client.exists && balance >= o.price) {
-        return violation([concurrent ? 'CR-6.7' : 'CR-6.2'], `${o.label}: answered the insufficient-credits challenge, but the balance ${balance} covers the price ${o.price}`);
+        return giveBackMissingForChallenge(client, o, balance)
+          ?? violation([concurrent ? 'CR-6.7' : 'CR-6.2'], `${o.label}: answered the insufficient-credits challenge, but the balance ${balance} covers the price ${o.price}`);
       }
       return { worlds: [world] };
     case 'invalid':
       if (kept && (kept.route !== o.route || kept.repeated)) return { worlds: [world] };
-      if (kept) return violation(['CR-6.9'], `${o.label}: answered invalid_payment, but it repeats request id ${o.rid}, whose deduction is kept and not repeated yet: the repeat is served`);
+      if (kept) {
+        return giveBackKeptId(client, o, 'answered invalid_payment')
+          ?? violation(['CR-6.9'], `${o.label}: answered invalid_payment, but it repeats request id ${o.rid}, whose deduction is kept and not repeated yet: the repeat is served`);
+      }
       if (o.rid !== undefined && client.malformedRids.includes(o.rid)) return malformedKept(o);
       if (o.rid !== undefined) return violation(['CR-6.9'], `${o.label}: answered invalid_payment, but this client never used request id ${o.rid}: request ids are kept per client, and a new one is a new deduction`);
       return violation(['CR-3.7'], `${o.label}: answered invalid_payment to a valid payload`);
     case 'unavailable':
     case 'unknown':
       return { worlds: unknownOutcome(world, o, ctx) };
+    case 'upstreamFailed':
+      return upstreamFailed(world, o, ctx);
+    case 'servedUnseen':
+      return servedUnseen(world, o, ctx);
     case 'refused':
       if (o.malformed) {
         const refused = (c: ClientState): void => {
@@ -410,6 +275,7 @@ function signature(o: Observation): string {
 export class Ledger {
   #worlds: World[];
   readonly #faulted = new Set<number>();
+  readonly #refundFaulted = new Set<number>();
   readonly #refunds: boolean;
   /** Set when the states grew past {@link MAX_WORLDS}: the model stopped judging. */
   gaveUp?: string;
@@ -429,13 +295,30 @@ export class Ledger {
     this.#faulted.add(card);
   }
 
+  /**
+   * A store fault was armed for `card`'s refunds: a gateway's give-back of its requests may land after the answer,
+   * or never once a repeat was served first (CR-15.3, CR-6.9), instead of with the answer.
+   */
+  refundFaulted(card: number): void {
+    this.#refundFaulted.add(card);
+  }
+
+  /**
+   * The store is back and the give-backs had the time of their retries: every gateway give-back that no served
+   * repeat superseded has landed (CR-15.3: exactly once, a store failure included). Called before the closing reads.
+   */
+  giveBacksLanded(): void {
+    if (this.gaveUp) return;
+    this.#worlds = unique(this.#worlds.map(landGiveBacks));
+  }
+
   /** Whether some state still waits for a refund to land (the history should let it land before its closing reads). */
   get refundsPending(): boolean {
     return this.#worlds.some((world) => world.clients.some((client) => client.refunds.some((refund) => refund.state === 'pending')));
   }
 
   #context(o: Observation, concurrent: boolean): Context {
-    return { concurrent, faulted: this.#faulted.has(o.card), refunds: this.#refunds };
+    return { concurrent, faulted: this.#faulted.has(o.card), refundFaulted: this.#refundFaulted.has(o.card), refunds: this.#refunds };
   }
 
   #settle(worlds: World[], label: string): void {
@@ -454,7 +337,8 @@ export class Ledger {
       else worlds.push(...result.worlds);
     }
     if (worlds.length === 0) return reported(first);
-    this.#settle(worlds, o.label);
+    // A gateway's give-back is made before its 502 or 504 (unless its refunds were faulted): it landed by now.
+    this.#settle(worlds.map(landDue), o.label);
     return undefined;
   }
 
@@ -513,7 +397,7 @@ export class Ledger {
       const ids = found.ids.map((id) => (id === 'CR-6.2' && sameCard ? 'CR-6.7' : id));
       return { ids, message: `no serial order of these ${calls.length} calls sent together explains their answers; the closest fails at: ${found.message}` };
     }
-    this.#settle(worlds, calls[0]?.label ?? 'a burst');
+    this.#settle(worlds.map(landDue), calls[0]?.label ?? 'a burst');
     return undefined;
   }
 

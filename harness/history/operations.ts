@@ -26,6 +26,14 @@ export interface Call {
 /** How a store fault armed for one client fails its next deduction or refund (PROFILE.md, Capabilities, `storeFaults`). */
 export type FaultMode = 'reject' | 'replyLost' | 'delay';
 
+/**
+ * How the kit's upstream fails a gateway's forwarded request (the `gateway` capability, CR-15.3): it refuses the
+ * connection (it stops listening while the request is sent), resets it, closes it without an answer, answers bytes
+ * that are not HTTP (the gateway answers 502 for each), stalls past the gateway's timeout (504), or cuts its answer
+ * after the status line (the connection ends: the handler ran, and its price is kept).
+ */
+export type UpstreamFaultMode = 'refuse' | 'reset' | 'close' | 'invalid' | 'stall' | 'cut';
+
 /** One step of a history. */
 export type Operation =
   | { op: 'call'; call: Call }
@@ -34,10 +42,12 @@ export type Operation =
   | { op: 'flood'; card: number; route: string; count: number }
   | { op: 'malformed'; card: number; rid?: number }
   /** A store fault for the card's next deduction, or (`refund`) its next refund of a failed handler's price (an `addBalance` call). */
-  | { op: 'fault'; card: number; mode: FaultMode; refund?: true };
+  | { op: 'fault'; card: number; mode: FaultMode; refund?: true }
+  /** The kit's upstream fails the next request of card `card` on `route` that the gateway forwards (CR-15.3). */
+  | { op: 'upstream'; card: number; route: string; mode: UpstreamFaultMode };
 
 /** What the generator draws before the retries are resolved: `again` sends the previous call once more (see {@link resolveRetries}). */
-type Drawn = Operation | { op: 'again'; variant: Retry } | { op: 'retried'; call: Call };
+type Drawn = Operation | { op: 'again'; variant: Retry } | { op: 'retried'; call: Call } | { op: 'upstreamFailed'; mode: UpstreamFaultMode; call: Call };
 
 /** How a retry differs from the call it repeats: not at all, another card (its clientId), or another route. */
 type Retry = 'same' | 'otherCard' | 'otherRoute';
@@ -51,6 +61,8 @@ export interface HistoryShape {
   paidPost: boolean;
   /** Whether the target gives a failed handler's price back (declared `refundOnHandlerError`): refunds may then be faulted too. */
   refunds?: boolean;
+  /** Whether the target is a gateway in front of the kit's upstream (declared `gateway`): the upstream may then fail requests, and their give-backs be faulted. */
+  gateway?: boolean;
   maxOps: number;
 }
 
@@ -129,15 +141,28 @@ function operationArbitrary(shape: HistoryShape): fc.Arbitrary<Drawn> {
       arbitrary: fc.record({ card: cardArbitrary, rid: fc.option(fc.nat(RIDS - 1), { nil: undefined }) }).map((drawn) => withoutUndefined({ op: 'malformed', ...drawn }) as Operation),
     });
   }
+  if (shape.gateway) {
+    // A request the upstream fails, sent three times with its request id as a client retries a 502 (CR-15.3: the retry
+    // is a new deduction, the third its repeat), once without one; half of them pay, so that the gate forwards them
+    // (a spend of an unfunded card is refused before the upstream). A cut is drawn as often as a reset.
+    const modes = fc.constantFrom<UpstreamFaultMode>('reset', 'reset', 'close', 'invalid', 'refuse', 'stall', 'cut', 'cut');
+    choices.push({
+      weight: 5,
+      arbitrary: fc
+        .record({ mode: modes, call: callArbitrary(shape, true), paying: fc.boolean() })
+        .map(({ mode, call, paying }) => ({ op: 'upstreamFailed', mode, call: paying && !call.pay ? { ...call, pay: { method: 0 } } : call }) as const),
+    });
+  }
   if (shape.storeFaults) {
     choices.push({
       weight: 2,
       arbitrary: fc.record({ card: cardArbitrary, mode: fc.constantFrom<FaultMode>('reject', 'replyLost', 'delay') }).map((drawn) => ({ op: 'fault', ...drawn }) as const),
     });
-    if (shape.refunds) {
+    if (shape.refunds || shape.gateway) {
       choices.push({
         weight: 4,
-        // A lost reply tells a refund applied twice; a rejection or a hold, one that lands after the repeat (CR-11.3, CR-6.9).
+        // A lost reply tells a refund applied twice; a rejection or a hold, one that lands after the repeat (CR-11.3,
+        // CR-6.9); a gateway's give-back of an upstream failure is such a refund (CR-15.3).
         arbitrary: fc.record({ card: cardArbitrary, mode: fc.constantFrom<FaultMode>('reject', 'replyLost', 'replyLost', 'delay') }).map((drawn) => ({ op: 'fault', ...drawn, refund: true }) as const),
       });
     }
@@ -149,7 +174,8 @@ function operationArbitrary(shape: HistoryShape): fc.Arbitrary<Drawn> {
  * The drawn history made concrete, so that its operations meet: a call with a request id on a failing route is sent
  * three times in a row, as a client retries a 5xx with its request id (the third tells a served repeat from a refund
  * that landed first and made the second a new deduction); a refund fault is armed for the card of the next call
- * on a failing route; each `again` becomes the call it retries (the last call
+ * on a failing route or of the next request the upstream fails; a request the upstream fails is the upstream fault
+ * for its card and route followed by the call, three times when it has a request id; each `again` becomes the call it retries (the last call
  * before it, of a burst its last call) as it was (`same`), by the next card (spending by clientId) or on the next route
  * of the profile, and is dropped when no call came before; a flood is sent by the last call's card, on the flooded
  * route of that call's currency when there is one (a client that just paid spends its balance down); a malformed body
@@ -173,10 +199,17 @@ export function resolveRetries(drawn: readonly Drawn[], routes: readonly History
       called(item.call);
       continue;
     }
+    if (item.op === 'upstreamFailed') {
+      const sends = item.call.rid === undefined ? 1 : 3;
+      operations.push({ op: 'upstream', card: item.call.card, route: item.call.route, mode: item.mode }, ...Array.from({ length: sends }, (): Operation => ({ op: 'call', call: item.call })));
+      called(item.call);
+      continue;
+    }
     if (item.op === 'fault' && item.refund) {
-      // A refund fault is armed for the card of the next retried call (else the next call on a failing route): the refund it fails is that call's.
+      // A refund fault is armed for the card of the next retried call or request the upstream fails (else the next
+      // call on a failing route): the refund it fails is that call's.
       const later = drawn.slice(index + 1);
-      const failing = later.find((next) => next.op === 'retried')
+      const failing = later.find((next) => next.op === 'retried' || next.op === 'upstreamFailed')
         ?? later.find((next) => next.op === 'call' && routes.some((route) => route.key === next.call.route && route.failing !== undefined));
       operations.push(failing && 'call' in failing ? { ...item, card: failing.call.card } : item);
       continue;
@@ -238,5 +271,17 @@ export function describeOperation(operation: Operation): string {
       return `card ${operation.card} spends on the paid POST with a body that does not parse${operation.rid === undefined ? '' : ` rid ${operation.rid}`}`;
     case 'fault':
       return `the store fails card ${operation.card}'s next ${operation.refund ? 'refund' : 'deduction'} (${operation.mode === 'delay' ? 'held, then rejected' : operation.mode === 'replyLost' ? 'applied, reply lost' : 'rejected'})`;
+    case 'upstream':
+      return `the upstream fails card ${operation.card}'s next forwarded request on ${operation.route} (${UPSTREAM_FAULT_WORDS[operation.mode]})`;
   }
 }
+
+/** What each upstream fault does, in words. */
+const UPSTREAM_FAULT_WORDS: Readonly<Record<UpstreamFaultMode, string>> = {
+  refuse: 'connection refused: 502',
+  reset: 'connection reset: 502',
+  close: 'closed without an answer: 502',
+  invalid: 'an answer that is not HTTP: 502',
+  stall: "no answer within the gateway's timeout: 504",
+  cut: 'the answer cut off after its status line',
+};

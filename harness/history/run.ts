@@ -2,11 +2,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HistoryOptions } from '../runner/history-options.ts';
+import type { Declarations } from '../world/declarations.ts';
 import { openRunEmulator } from '../runner/emulator.ts';
 import { PROFILE_PATH } from '../runner/profile.ts';
 import { startTarget } from '../runner/target.ts';
 import { withTeardown } from '../runner/teardown.ts';
 import { startRunUpstream } from '../runner/upstream.ts';
+import { runUpstream } from '../world/controlled-upstream.ts';
 import { DEFAULT_MAX_STORE_WAIT_MS, loadProfile, type Profile } from '../world/parameters.ts';
 import { executeHistory, type HistoryEnvironment, type HistoryResult } from './execute.ts';
 import type { HistoryRoute } from './operations.ts';
@@ -24,6 +26,28 @@ export function historyRoutes(profile: Profile): HistoryRoute[] {
       const failing = profile.failingHandlers?.[key];
       return { key, method, path, price: config.amount, currency: (config.currency ?? 'usd').toLowerCase(), minTopUp: config.minTopUp ?? 50_000, ...(failing ? { failing } : {}) };
     });
+}
+
+/**
+ * What every history of a run against `targetUrl` shares: the profile's routes, keys and secret, and what the target
+ * declares (store faults, refunds of failed handlers, and for a gateway the run's controlled upstream, whose faults
+ * the histories then draw). `history` and the bounded search of a robust conformance run use it.
+ */
+export function historyEnvironment(profile: Profile, declarations: Declarations, targetUrl: string, emulatorUrl: string): HistoryEnvironment {
+  const upstream = (declarations.capabilities ?? []).includes('gateway') ? runUpstream() : undefined;
+  return {
+    ...(upstream ? { upstream } : {}),
+    targetUrl,
+    emulatorUrl,
+    routes: historyRoutes(profile),
+    keys: { publishable: profile.stripePublishableKey, secret: profile.stripeSecretKey },
+    serverSecret: profile.serverSecret,
+    handledPath: profile.handledPath ?? '/_conformance/handled',
+    storeFaults: (declarations.capabilities ?? []).includes('storeFaults'),
+    refunds: declarations.refundOnHandlerError === true,
+    faultDelayMs: Math.max(1, Math.floor((profile.maxStoreWaitMs ?? DEFAULT_MAX_STORE_WAIT_MS) / 3)),
+    requestTimeoutMs: 15_000,
+  };
 }
 
 /** One failure as reported: the broken invariant, the shrunk history and its transcript. */
@@ -55,8 +79,8 @@ interface HistorySummary {
   error?: string;
 }
 
-/** The command line that replays a counterexample, as the user ran this one. */
-function replayCommand(options: HistoryOptions, seed: number, path: string | undefined): string {
+/** The command line that replays a counterexample, as the user ran this one (`history …`, without the kit's command). */
+export function replayCommand(options: HistoryOptions, seed: number, path: string | undefined): string {
   const target = options.target.kind === 'url' ? `--target ${options.target.url}` : `--target-cmd ${JSON.stringify(options.target.command)}`;
   const declarations = Object.keys(options.declarations).length > 0 ? ` --declare-file <a file holding ${JSON.stringify(options.declarations)}>` : '';
   const fast = `history ${target}${declarations} --ops ${options.maxOps} --seed ${seed}${path ? ` --path ${path}` : ''}`;
@@ -78,18 +102,7 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
     const env = upstream ? { CREDIT402_UPSTREAM_URL: upstream.url } : undefined;
     const target = await startTarget(options.target, { emulatorUrl: emulator.url, profilePath, teardown, logFile: join(reportsPath, 'history-target.log'), ...(env ? { env } : {}) });
     say(`target: ${target.description} at ${target.url}; Stripe emulator at ${emulator.url}`);
-    const environment: HistoryEnvironment = {
-      targetUrl: target.url,
-      emulatorUrl: emulator.url,
-      routes: historyRoutes(profile),
-      keys: { publishable: profile.stripePublishableKey, secret: profile.stripeSecretKey },
-      serverSecret: profile.serverSecret,
-      handledPath: profile.handledPath ?? '/_conformance/handled',
-      storeFaults: capabilities.includes('storeFaults'),
-      refunds: options.declarations.refundOnHandlerError === true,
-      faultDelayMs: Math.max(1, Math.floor((profile.maxStoreWaitMs ?? DEFAULT_MAX_STORE_WAIT_MS) / 3)),
-      requestTimeoutMs: 15_000,
-    };
+    const environment = historyEnvironment(profile, options.declarations, target.url, emulator.url);
     const summary: HistorySummary = { target: target.description, seed: options.seed, runs: 0, passed: 0, failed: 0, durationMs: 0, capabilities, answers: {} };
     const tally = (result: HistoryResult): void => {
       for (const exchange of result.exchanges) {
@@ -106,7 +119,7 @@ export async function runHistories(options: HistoryOptions, profilePath: string 
       searches.push({ seed: replayed.seed, runs: 1, shrinks: 0, durationMs: Date.now() - replayStarted, ...(result.violation ? { failing: { script: replayed, result, drawn: 1 } } : {}) });
     } else {
       const seeds = Array.from({ length: options.repeat }, (_, index) => options.seed + index);
-      say(`seed ${seeds.length > 1 ? `${seeds[0]} to ${seeds.at(-1)} (${seeds.length} searches)` : options.seed}${options.freshSeed ? ' (fresh: replay with --seed)' : ''}, up to ${options.runs} histories of at most ${options.maxOps} operations, ${options.seconds} s${seeds.length > 1 ? ' each' : ''}${environment.storeFaults ? ', store faults on' : ''}${environment.refunds ? ', failed handlers refunded' : ''}`);
+      say(`seed ${seeds.length > 1 ? `${seeds[0]} to ${seeds.at(-1)} (${seeds.length} searches)` : options.seed}${options.freshSeed ? ' (fresh: replay with --seed)' : ''}, up to ${options.runs} histories of at most ${options.maxOps} operations, ${options.seconds} s${seeds.length > 1 ? ' each' : ''}${environment.storeFaults ? ', store faults on' : ''}${environment.refunds ? ', failed handlers refunded' : ''}${environment.upstream ? ', upstream faults on' : ''}`);
       for (const seed of seeds) {
         const search = await searchHistories(environment, { seed, ...(options.path ? { path: options.path } : {}), runs: options.runs, maxOps: options.maxOps, seconds: options.seconds }, tally);
         searches.push(search);

@@ -23,7 +23,7 @@ export function parseReplayScript(text: string): ReplayScript {
   const { seed, path, operations } = value as { seed?: unknown; path?: unknown; operations: unknown[] };
   for (const operation of operations) {
     const op = (operation as { op?: unknown } | null)?.op;
-    if (!['call', 'burst', 'flood', 'malformed', 'fault'].includes(op as string)) throw new Error(`not an operation of a history: ${JSON.stringify(operation)}`);
+    if (!['call', 'burst', 'flood', 'malformed', 'fault', 'upstream'].includes(op as string)) throw new Error(`not an operation of a history: ${JSON.stringify(operation)}`);
   }
   return { seed: Number.isSafeInteger(seed) ? (seed as number) : 0, ...(typeof path === 'string' ? { path } : {}), operations: operations as Operation[] };
 }

@@ -45,7 +45,14 @@ export async function searchHistories(environment: HistoryEnvironment, budget: S
   let failing: { operations: Operation[]; result: HistoryResult } | undefined;
   let drawn = 0;
   let error: unknown;
-  const shape = { routes: environment.routes, storeFaults: environment.storeFaults, refunds: environment.refunds, paidPost: environment.routes.some((route) => route.method === 'POST'), maxOps: budget.maxOps };
+  const shape = {
+    routes: environment.routes,
+    storeFaults: environment.storeFaults,
+    refunds: environment.refunds,
+    gateway: environment.upstream !== undefined,
+    paidPost: environment.routes.some((route) => route.method === 'POST'),
+    maxOps: budget.maxOps,
+  };
   const property = fc.asyncProperty(historyArbitrary(shape), async (operations: Operation[]) => {
     if (error !== undefined || Date.now() > deadline || (failedAt !== undefined && Date.now() > failedAt + shrinkMs)) return true;
     let result: HistoryResult;

@@ -13,6 +13,8 @@ export interface HistoryRequest {
   payment?: Record<string, unknown>;
   /** A request body (with `content-type: application/json`). */
   body?: string;
+  /** The `conformance-request-id` to send (default: a fresh one), e.g. one an upstream fault was armed on. */
+  requestId?: string;
 }
 
 /** One request of a history and what came back. */
@@ -36,6 +38,8 @@ export interface HistoryExchange extends HistoryRequest {
   text?: string;
   /** How often its handler ran (the profile's handled route), once asked. */
   handled?: number;
+  /** An answer that broke off after its status line (no `status`: no whole answer came): its status and `payment-response`. */
+  head?: { status: number; paymentResponse?: Record<string, unknown> };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,7 +54,7 @@ function decodeObject(value: string | string[] | undefined): Record<string, unkn
 /** Sends one request; never rejects: a transport error or timeout is recorded in `error`. */
 export function send(baseUrl: string, request: HistoryRequest, op: number | 'probe', startedAt: number, timeoutMs: number): Promise<HistoryExchange> {
   const base = new URL(baseUrl);
-  const exchange: HistoryExchange = { ...request, op, requestId: newRequestId(), atMs: Date.now() - startedAt, durationMs: 0 };
+  const exchange: HistoryExchange = { ...request, op, requestId: request.requestId ?? newRequestId(), atMs: Date.now() - startedAt, durationMs: 0 };
   const headers: Record<string, string> = { [REQUEST_ID_HEADER]: exchange.requestId };
   if (request.payment) headers.payment = Buffer.from(JSON.stringify(request.payment), 'utf8').toString('base64');
   if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -67,6 +71,8 @@ export function send(baseUrl: string, request: HistoryRequest, op: number | 'pro
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', (error) => {
         exchange.error = `the answer broke off after its status line: ${error.message}`;
+        const paymentResponse = decodeObject(response.headers['payment-response']);
+        exchange.head = { status: response.statusCode ?? 0, ...(paymentResponse ? { paymentResponse } : {}) };
         done();
       });
       response.on('end', () => {
@@ -125,7 +131,11 @@ export function describeExchange(exchange: HistoryExchange): string {
   const payment = exchange.payment ? ` payment ${JSON.stringify(exchange.payment)}` : '';
   const body = exchange.body === undefined ? '' : ` body ${JSON.stringify(exchange.body)}`;
   const head = `  ${exchange.op === 'probe' ? 'probe' : `op ${exchange.op}`} +${exchange.atMs}ms ${exchange.method} ${exchange.target}${payment}${body}`;
-  if (exchange.status === undefined) return `${head}\n    → no answer after ${exchange.durationMs} ms: ${exchange.error ?? 'unknown error'}`;
+  if (exchange.status === undefined) {
+    const cut = exchange.head ? ` (its head: ${exchange.head.status}${exchange.head.paymentResponse ? `, payment-response ${JSON.stringify(exchange.head.paymentResponse)}` : ''})` : '';
+    const ran = exchange.handled === undefined ? '' : `, handler ran ${exchange.handled}×`;
+    return `${head}\n    → no answer after ${exchange.durationMs} ms: ${exchange.error ?? 'unknown error'}${cut}${ran}`;
+  }
   const parts = [
     `${exchange.status}`,
     exchange.paymentResponse ? `payment-response ${JSON.stringify(exchange.paymentResponse)}` : undefined,

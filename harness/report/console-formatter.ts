@@ -6,10 +6,11 @@ import type * as messages from '@cucumber/messages';
 import { blamedIds } from '../world/check.ts';
 import { levelOfIds, scenarioLevel } from '../world/levels.ts';
 import { formatFailure, type ScenarioFailure, type TextAttachment } from './failure-block.ts';
-import { formatLevelVerdicts, LevelVerdicts } from './level-verdicts.ts';
+import { formatClosingBlock } from './closing-block.ts';
+import { LevelVerdicts } from './level-verdicts.ts';
 import { ProgressLine } from './progress-line.ts';
 import { requirementIds } from './requirement-ids.ts';
-import { failedScenarioIds, formatFailedRequirements, requirementCounts, RequirementVerdicts } from './requirement-verdicts.ts';
+import { failedScenarioIds, RequirementVerdicts } from './requirement-verdicts.ts';
 import { judgedInMode, LEVELS, readRequirements, type Level, type RunMode } from './spec-requirements.ts';
 import type { RunSummary, ScenarioRecord } from './run-summary.ts';
 import { CHECKS_MEDIA_TYPE, NOTICE_MEDIA_TYPE, parseChecks, parseNotice, parseVerdict, VERDICT_MEDIA_TYPE, type VerdictNote } from './verdict-attachment.ts';
@@ -35,6 +36,8 @@ interface ConsoleReportOptions {
   target?: string;
   /** The name the target declared, for the reports. */
   name?: string;
+  /** Whether the runner prints the closing block itself, after the generated histories (the summary file is written all the same). */
+  deferClosing?: boolean;
 }
 
 export type { RunSummary } from './run-summary.ts';
@@ -234,26 +237,10 @@ export default class ConsoleFormatter extends Formatter {
   #onRunFinished(): void {
     this.#progress.stop();
     const { passed, failed, skipped, inconclusive, notRun } = this.#counts;
-    const failedIds = this.#verdicts.failed();
     const levels = this.#levelVerdicts.verdicts(this.#runLevel, this.#options.robustDeclared ?? false);
     const titles = new Map([...this.#levels].map(([id, requirement]) => [id, requirement.title]));
-    const lines: string[] = [''];
-    for (const error of this.#runErrors) lines.push(error);
-    if (failedIds.length > 0) {
-      lines.push(formatFailedRequirements(failedIds, titles, this.#verdicts.all().length).trimEnd());
-      lines.push(`re-run them with: --tags "${failedIds.map((verdict) => `@${verdict.id}`).join(' or ')}"`);
-    }
-    const all = this.#verdicts.all();
-    lines.push('requirements:', ...LEVELS.filter((level) => all.some((verdict) => verdict.level === level)).map((level) => `  ${level.padEnd(7)}${requirementCounts(all, level)}`));
-    for (const [note, count] of this.#notes) lines.push(`${count} scenario${count === 1 ? '' : 's'}: ${note}`);
-    if (skipped > 0) lines.push(`${skipped} skipped`);
-    if (inconclusive > 0) lines.push(`${inconclusive} inconclusive (the kit could not tell; not counted as failed)`);
-    if (this.#options.reports?.length) lines.push(`reports: ${this.#options.reports.join(', ')}`);
-    lines.push('levels:', formatLevelVerdicts(levels).replace(/^/gm, '  '));
-    lines.push(`${passed} passed, ${failed} failed`);
-    this.log(`${lines.join('\n')}\n`);
-    const requirements = all.map((verdict) => ({ ...verdict, ...(titles.has(verdict.id) ? { title: titles.get(verdict.id) } : {}) }));
-    this.#writeSummary({
+    const requirements = this.#verdicts.all().map((verdict) => ({ ...verdict, ...(titles.has(verdict.id) ? { title: titles.get(verdict.id) } : {}) }));
+    const summary: RunSummary = {
       mode: this.#options.mode ?? 'server',
       runLevel: this.#runLevel,
       startedAt: this.#startedAt,
@@ -267,7 +254,12 @@ export default class ConsoleFormatter extends Formatter {
       levels,
       requirements,
       scenarios: this.#scenarios,
-    });
+      ...(skipped > 0 ? { skipped } : {}),
+      notes: [...this.#notes].map(([text, count]) => ({ text, count })),
+    };
+    // With generated histories to follow, the runner prints the closing block once their verdict is in the summary.
+    if (!this.#options.deferClosing) this.log(formatClosingBlock(summary, this.#options.reports ?? []));
+    this.#writeSummary(summary);
   }
 
   #writeSummary(summary: RunSummary): void {

@@ -40,7 +40,9 @@ export function levelState(verdict: LevelVerdict): { state: string; label: strin
     return note.startsWith('not declared') ? { state: 'not-declared', label: 'not declared' } : { state: 'not-run', label: 'not run', detail: note };
   }
   if (verdict.total === 0 && !verdict.inconclusive) return { state: 'none', label: 'no scenario of this level in this run' };
-  return verdict.claimed ? { state: 'claimed', label: 'claimed' } : { state: 'not-claimed', label: 'not claimed' };
+  if (verdict.claimed) return { state: 'claimed', label: 'claimed' };
+  const histories = verdict.historyFailed?.length ? { detail: `generated histories failed ${verdict.historyFailed.join(' ')}` } : {};
+  return { state: 'not-claimed', label: 'not claimed', ...histories };
 }
 
 /** What stripe402, which the wire level and `stripe402Version` name, is (spec §0, the seed). */

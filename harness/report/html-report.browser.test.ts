@@ -1,4 +1,4 @@
-// Opens a failing report in headless Chromium: the levels block and a failed requirement show without a click; the filters work.
+// Opens a failing report in headless Chromium: the levels block and a failed requirement show without a click; the filters work; a failed history shows beside the levels with its counterexample open.
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
+import { withHistoryVerdict } from './history-verdict.ts';
 import { renderHtmlReport } from './html-report.ts';
-import type { RunSummary } from './run-summary.ts';
+import type { HistoryVerdict, RunSummary } from './run-summary.ts';
 import { readRequirements } from './spec-requirements.ts';
 
 /** Debian's chromium (CHROMIUM_BIN overrides); undefined when there is none. */
@@ -80,6 +81,34 @@ const summary = JSON.parse(readFileSync(new URL('./fixtures/failing-summary.json
 const report = join(dir, 'conformance.html');
 writeFileSync(report, renderHtmlReport(summary, readRequirements()));
 
+/** Measures a report with a failed history: its card beside the levels on the first screen, its counterexample open. */
+const HISTORY_PROBE = `<script>
+(function () {
+  function shown(element) {
+    if (!element || !element.checkVisibility()) return false;
+    var box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  }
+  var card = document.querySelector('[data-level-card="histories"]');
+  var robust = document.querySelector('[data-level-card="robust"]');
+  var failure = document.getElementById('history-failure');
+  var result = {
+    cardOnFirstScreen: shown(card) && card.getBoundingClientRect().bottom < window.innerHeight,
+    cardBesideLevels: Math.abs(card.getBoundingClientRect().top - robust.getBoundingClientRect().top) < 2 && card.getBoundingClientRect().left > robust.getBoundingClientRect().right,
+    cardText: card.innerText,
+    robustText: robust.innerText,
+    failureOpen: failure.open,
+    replayShown: shown(failure.querySelector('pre.replay')),
+    operations: Array.prototype.map.call(failure.querySelectorAll('ol.operations li'), function (li) { return li.innerText; }),
+    transcriptShown: shown(failure.querySelector('pre.transcript')),
+  };
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+})();
+</script>`;
+
 const decode = (text: string): string => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 describe('the HTML report in headless Chromium', () => {
@@ -104,6 +133,28 @@ describe('the HTML report in headless Chromium', () => {
     });
     expect(result.levelsText).toMatch(/WIRE[\s\S]*1\/3 scenarios passed[\s\S]*not claimed[\s\S]*ROBUST[\s\S]*not declared/);
     expect(result.failedRowText).toMatch(/CR-7\.14\s+wire\s+Charged amount/);
+  }, 90_000);
+
+  it('shows a failed history beside the levels on the first screen, the levels holding its requirement not claimed, and its counterexample open', async (context) => {
+    const binary = requireChromium(context);
+    const histories = JSON.parse(readFileSync(new URL('./fixtures/history-verdicts.json', import.meta.url), 'utf8')) as Record<'failed', HistoryVerdict>;
+    const passing = JSON.parse(readFileSync(new URL('./fixtures/passing-summary.json', import.meta.url), 'utf8')) as RunSummary;
+    const robust: RunSummary = { ...passing, runLevel: 'robust', levels: [...passing.levels.slice(0, 2), { level: 'robust', passed: 4, total: 4, inconclusive: 0, claimed: true }] };
+    const page = join(dir, 'history-probed.html');
+    writeFileSync(page, renderHtmlReport(withHistoryVerdict(robust, histories.failed, readRequirements()), readRequirements()).replace('</body>', `${HISTORY_PROBE}\n</body>`));
+    const json = /<pre id="probe">([^<]*)<\/pre>/.exec(await chromium(binary, ['--dump-dom'], page))?.[1];
+    expect(json, 'the probe did not run in Chromium').toBeDefined();
+    const result = JSON.parse(decode(json ?? '{}')) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      cardOnFirstScreen: true,
+      cardBesideLevels: true,
+      failureOpen: true,
+      replayShown: true,
+      operations: ['card 0 pays on GET /api/throws (topUp 100000) rid 2', 'card 1 spends on GET /api/throws rid 2'],
+      transcriptShown: true,
+    });
+    expect(result.cardText).toMatch(/HISTORIES[\s\S]*1\/4\s+histories failed[\s\S]*failed\s+CR-6\.9\s+strict\s+counterexample\s+seed 36101/);
+    expect(result.robustText).toMatch(/not claimed\s+generated histories failed CR-6\.9/);
   }, 90_000);
 
   it('renders a 1280-pixel-wide screenshot', async (context) => {

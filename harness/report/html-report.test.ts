@@ -1,8 +1,9 @@
-// Unit tests of the kit's HTML report on fixture summaries of a failing and a passing run.
+// Unit tests of the kit's HTML report on fixture summaries of a failing and a passing run, and of a robust run's generated histories.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { withHistoryVerdict } from './history-verdict.ts';
 import { renderHtmlReport } from './html-report.ts';
-import type { RunSummary } from './run-summary.ts';
+import type { HistoryVerdict, RunSummary } from './run-summary.ts';
 import { readRequirements } from './spec-requirements.ts';
 
 const fixture = (name: string): RunSummary => JSON.parse(readFileSync(new URL(`./fixtures/${name}-summary.json`, import.meta.url), 'utf8')) as RunSummary;
@@ -105,5 +106,54 @@ describe('renderHtmlReport: a passing run', () => {
     const page = renderHtmlReport(older as RunSummary, requirements);
     expect(page).toContain('id="levels"');
     expect(/data-status="([^"]+)"/.exec(element(page, 'req-CR-7.14', 'tr'))?.[1]).toBe('passed');
+  });
+});
+
+describe('renderHtmlReport: the generated histories of a robust run', () => {
+  const histories = JSON.parse(readFileSync(new URL('./fixtures/history-verdicts.json', import.meta.url), 'utf8')) as Record<'passed' | 'failed', HistoryVerdict>;
+  const robust = (): RunSummary => ({
+    ...fixture('passing'),
+    runLevel: 'robust',
+    levels: [
+      { level: 'wire', passed: 3, total: 3, inconclusive: 0, claimed: true },
+      { level: 'strict', passed: 4, total: 4, inconclusive: 0, claimed: true },
+      { level: 'robust', passed: 4, total: 4, inconclusive: 0, claimed: true },
+    ],
+  });
+
+  it('shows passed histories as a card beside the levels: how many, the seed and the seconds', () => {
+    const html = renderHtmlReport(withHistoryVerdict(robust(), histories.passed, requirements), requirements);
+    const levels = element(html, 'levels', 'section');
+    expect(levels).toContain('<div class="levels with-history">');
+    expect(levels).toMatch(/robust<\/h3>[\s\S]*claimed[\s\S]*<div class="level history passed" data-level-card="histories">\n<h3>histories<\/h3>[\s\S]*37 <small>histories passed<\/small>[\s\S]*s-passed">passed<\/span> <span class="muted">seed 42 · 10\.2 s<\/span>/);
+    expect(html).toContain('<p class="verdict passed">no scenario failed, 37 generated histories passed</p>');
+    expect(element(html, 'histories', 'section')).toMatch(/Generated histories: passed[\s\S]*37 histories passed in 10\.2 s \(seed 42, a budget of 10 s\)\.[\s\S]*answers seen: 900× 402 challenge, 420× 200/);
+  });
+
+  it('shows a failed history beside the levels, fails the levels holding its requirement, and shows the shrunk counterexample open: replay, operations, exchanges', () => {
+    const html = renderHtmlReport(withHistoryVerdict(robust(), histories.failed, requirements), requirements);
+    const levels = element(html, 'levels', 'section');
+    expect(levels).toMatch(/wire<\/h3>[\s\S]*s-claimed">claimed/);
+    expect(levels).toMatch(/strict<\/h3>[\s\S]*s-not-claimed">not claimed<\/span> <span class="muted">generated histories failed CR-6\.9<\/span>/);
+    expect(levels).toMatch(/<div class="level history failed"[\s\S]*1\/4 <small>histories failed<\/small>[\s\S]*<a class="id failed" href="#req-CR-6.9">CR-6.9<\/a> <span class="lvl">strict<\/span> <a href="#histories">counterexample<\/a>/);
+    expect(html).toContain('<p class="verdict failed">0 scenarios failed, the generated histories failed, 1 requirement failed</p>');
+    expect(element(html, 'failed-requirements', 'section')).toMatch(/CR-6\.9<\/a><\/td><td><span class="lvl">strict<\/span><\/td><td class="title">Request ids<\/td><td class="num">no scenario judged it<\/td><td><ul class="plain"><li><a href="#history-failure">a generated history/);
+    const failure = element(html, 'history-failure', 'details');
+    expect(failure).toMatch(/^<details class="failure" open id="history-failure">/);
+    expect(failure).toContain('✗ history failed: <a class="id failed" href="#req-CR-6.9">CR-6.9</a>');
+    expect(failure).toContain('after 4 histories in 2.2 s (seed 36101, a budget of 10 s), shrunk to 2 operations');
+    expect(failure).toContain('<pre class="replay">credit402-conformance history --target-cmd &#34;node t.js&#34; --ops 20 --seed 36101 --path 3:1:1:0</pre>');
+    expect(failure).toContain('<ol class="operations" start="0"><li><code>card 0 pays on GET /api/throws (topUp 100000) rid 2</code></li><li><code>card 1 spends on GET /api/throws rid 2</code></li></ol>');
+    expect(failure).toMatch(/<pre class="transcript">transcript \(2 exchanges, 18 ms\):\n {2}op 0 \+4ms GET \/api\/throws[\s\S]*handler ran 1×, 1 ms<\/pre>/);
+    expect(/data-status="([^"]+)"/.exec(element(html, 'req-CR-6.9', 'tr'))?.[1]).toBe('failed');
+    expect(element(html, 'req-CR-6.9', 'tr')).toContain('a generated history failed');
+  });
+
+  it('says why histories did not run, beside the levels, and fails nothing', () => {
+    const notRun: HistoryVerdict = { outcome: 'not-run', seed: 9, seconds: 10, histories: 0, durationMs: 0, reason: 'the kit could not run a history: <refused>' };
+    const html = renderHtmlReport(withHistoryVerdict(robust(), notRun, requirements), requirements);
+    expect(element(html, 'levels', 'section')).toMatch(/<div class="level history not-run"[\s\S]*s-not-run">not run<\/span> <span class="muted">the kit could not run a history: &#60;refused&#62;<\/span>/);
+    expect(html).toContain('<p class="verdict passed">no scenario failed</p>');
+    expect(element(html, 'histories', 'section')).toContain('Generated histories: not run');
   });
 });

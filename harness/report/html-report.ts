@@ -1,7 +1,8 @@
 // The kit's self-contained HTML report of one run (conformance.html), rendered from conformance-summary.json.
+import { historyCard, historySection } from './html-history.ts';
 import { badge, escapeHtml, htmlPage, LEVEL_MEANING, levelState, requirementStatus, STATUS_LABEL, STRIPE402, type RequirementStatus } from './html-page.ts';
 import { failureBlock, filterAttributes, idLink, reasonGroups, scenarioTable, type ScenarioContext } from './html-scenarios.ts';
-import type { LevelVerdict, RequirementVerdict, RunSummary, ScenarioRecord } from './run-summary.ts';
+import type { HistoryVerdict, LevelVerdict, RequirementVerdict, RunSummary, ScenarioRecord } from './run-summary.ts';
 import { judgedInMode, LEVELS, type Requirement } from './spec-requirements.ts';
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -9,8 +10,11 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
 /** What the robust level is for a client (spec §0): its one requirement of §16. */
 const CLIENT_ROBUST = 'a kept clientId across restarts (CR-16.17)';
 
-/** The levels block: per level, scenarios passed and whether the target (or, in client mode, the client) claims it. */
-export function levelsBlock(levels: readonly LevelVerdict[], mode: RunSummary['mode'] = 'server'): string {
+/**
+ * The levels block: per level, scenarios passed and whether the target (or, in client mode, the client) claims it;
+ * beside them, the generated histories of a robust run.
+ */
+export function levelsBlock(levels: readonly LevelVerdict[], mode: RunSummary['mode'] = 'server', history?: HistoryVerdict, levelOf: (id: string) => string = () => ''): string {
   const cards = levels.map((verdict) => {
     const { state, label, detail } = levelState(verdict);
     const count = verdict.total === undefined
@@ -24,11 +28,13 @@ ${count}
 <p class="state">${badge(state, label)}${inconclusive}${detail ? ` <span class="muted">${escapeHtml(detail)}</span>` : ''}</p>
 </div>`;
   });
+  if (history) cards.push(historyCard(history, levelOf));
+  const histories = history ? ' The generated histories belong to the robust level: a failed one fails the requirement it is charged to, and every level holding it.' : '';
   return `<section id="levels" aria-label="levels">
-<div class="levels">
+<div class="levels${history ? ' with-history' : ''}">
 ${cards.join('\n')}
 </div>
-<p class="muted">Each level counts its scenarios and those of the levels below; the ${mode === 'client' ? 'client' : 'target'} claims a level when all of them passed and none was inconclusive. ${escapeHtml(STRIPE402)}</p>
+<p class="muted">Each level counts its scenarios and those of the levels below; the ${mode === 'client' ? 'client' : 'target'} claims a level when all of them passed and none was inconclusive.${histories} ${escapeHtml(STRIPE402)}</p>
 </section>`;
 }
 
@@ -66,9 +72,11 @@ function failedRequirements(summary: RunSummary, context: Context): string {
       const anchor = context.anchorOf(scenario) ?? '';
       return `<li><a href="#${anchor}" title="${escapeHtml(scenario.location)}">${anchor.replace('failure-', '')}) ${escapeHtml(scenario.name)}</a></li>`;
     });
-    const judged = verdict.passed + verdict.failed;
+    if (verdict.historyFailed) links.push('<li><a href="#history-failure">a generated history (the shrunk counterexample)</a></li>');
+    const scenariosFailed = verdict.failed - (verdict.historyFailed ? 1 : 0);
+    const judged = verdict.passed + scenariosFailed;
     const notReached = verdict.notReached > 0 ? `, ${verdict.notReached} not reached` : '';
-    return `<tr class="row-failed"${filterAttributes('failed', verdict.level, context.features.get(verdict.id) ?? [])}><td>${idLink(verdict.id, 'failed')}</td><td><span class="lvl">${escapeHtml(verdict.level)}</span></td><td class="title">${escapeHtml(context.titleOf(verdict.id))}</td><td class="num">${verdict.failed} of ${judged} failed${notReached}</td><td><ul class="plain">${links.join('')}</ul></td></tr>`;
+    return `<tr class="row-failed"${filterAttributes('failed', verdict.level, context.features.get(verdict.id) ?? [])}><td>${idLink(verdict.id, 'failed')}</td><td><span class="lvl">${escapeHtml(verdict.level)}</span></td><td class="title">${escapeHtml(context.titleOf(verdict.id))}</td><td class="num">${judged > 0 ? `${scenariosFailed} of ${judged} failed` : 'no scenario judged it'}${notReached}</td><td><ul class="plain">${links.join('')}</ul></td></tr>`;
   });
   return `<table>
 <thead><tr><th>requirement</th><th>level</th><th>title</th><th>scenarios</th><th>failing checks in</th></tr></thead>
@@ -80,8 +88,10 @@ ${rows.join('\n')}
 
 function counts(verdict: RequirementVerdict | undefined): string {
   if (!verdict) return '';
-  const parts = [['passed', verdict.passed], ['failed', verdict.failed], ['not reached', verdict.notReached], ['inconclusive', verdict.inconclusive]] as const;
-  return parts.filter(([, count]) => count > 0).map(([label, count]) => `${count} ${label}`).join(' · ');
+  const failed = verdict.failed - (verdict.historyFailed ? 1 : 0);
+  const parts = [['passed', verdict.passed], ['failed', failed], ['not reached', verdict.notReached], ['inconclusive', verdict.inconclusive]] as const;
+  const scenarios = parts.filter(([, count]) => count > 0).map(([label, count]) => `${count} ${label}`);
+  return [...scenarios, ...(verdict.historyFailed ? ['a generated history failed'] : [])].join(' · ');
 }
 
 /** Every requirement of the spec (and any other ID the run judged), with its verdict and scenario counts. */
@@ -131,13 +141,15 @@ function header(summary: RunSummary, failedRequirements: number): string {
     summary.startedAt && `started ${escapeHtml(when(summary.startedAt))}`,
     `judged up to the ${escapeHtml(summary.runLevel)} level`,
   ].filter(Boolean);
-  const failed = summary.failed > 0 || summary.runErrors.length > 0;
+  const historyFailed = summary.history?.outcome === 'failed';
+  const failed = summary.failed > 0 || summary.runErrors.length > 0 || historyFailed;
   const verdict = failed
-    ? `${plural(summary.failed, 'scenario')} failed, ${plural(failedRequirements, 'requirement')} failed${summary.runErrors.length > 0 ? `, ${plural(summary.runErrors.length, 'run error')}` : ''}`
-    : 'no scenario failed';
+    ? `${plural(summary.failed, 'scenario')} failed${historyFailed ? ', the generated histories failed' : ''}, ${plural(failedRequirements, 'requirement')} failed${summary.runErrors.length > 0 ? `, ${plural(summary.runErrors.length, 'run error')}` : ''}`
+    : `no scenario failed${summary.history?.outcome === 'passed' ? `, ${summary.history.histories} generated histories passed` : ''}`;
   const toc = [
     failed && '<a href="#failed-requirements">failed requirements</a>',
     failed && `<a href="#failures">failures (${summary.failed})</a>`,
+    summary.history && `<a href="#histories">generated histories (${summary.history.outcome === 'not-run' ? 'not run' : summary.history.outcome})</a>`,
     `<a href="#not-judged">inconclusive and not run (${summary.inconclusive + summary.notRun})</a>`,
     '<a href="#matrix">requirement matrix</a>',
     '<a href="#scenarios">all scenarios</a>',
@@ -156,7 +168,7 @@ function failureSections(summary: RunSummary, failures: readonly ScenarioRecord[
   const failedCount = summary.requirements.filter((verdict) => verdict.failed > 0).length;
   if (failures.length === 0 && failedCount === 0) return '<section id="failures"><h2>Failures</h2>\n<p>No scenario failed and no requirement failed.</p></section>';
   return `<section id="failed-requirements" data-group><h2>Failed requirements (${failedCount})</h2>\n${failedRequirements(summary, context)}</section>
-<section id="failures" data-group><h2>Failures (${failures.length})</h2>\n${failures.map((scenario, index) => failureBlock(scenario, index + 1, context)).join('\n')}</section>`;
+<section id="failures" data-group><h2>Failures (${failures.length})</h2>\n${failures.length === 0 ? '<p>No scenario failed: the generated histories did (below).</p>' : failures.map((scenario, index) => failureBlock(scenario, index + 1, context)).join('\n')}</section>`;
 }
 
 /** Inconclusive and not-run scenarios grouped by reason, and what the kit could not check in judged ones. */
@@ -196,16 +208,17 @@ export function renderHtmlReport(summary: RunSummary, specRequirements: readonly
   };
   const body = [
     header(summary, summary.requirements.filter((verdict) => verdict.failed > 0).length),
-    levelsBlock(summary.levels, summary.mode),
+    levelsBlock(summary.levels, summary.mode, summary.history, context.levelOf),
     summary.runErrors.length > 0 ? `<section id="run-errors"><h2>Run errors</h2><pre class="message">${escapeHtml(summary.runErrors.join('\n'))}</pre></section>` : '',
     filterForm(scenarios),
     failureSections({ ...summary, scenarios }, failures, context),
+    summary.history ? historySection(summary.history, context.levelOf) : '',
     notJudgedSection(scenarios, context),
     `<section id="matrix"><h2>Requirement matrix</h2>\n${requirementMatrix(summary, requirements, context)}</section>`,
     `<section id="scenarios"><h2>All scenarios</h2>\n${scenarioTable(scenarios, context)}</section>`,
     `<footer>Generated by credit402-conformance from conformance-summary.json. An ID fails when a check naming it failed; an ID of a failed scenario none of whose checks ran is "not reached"; "not run" IDs were judged by no scenario of this run (a check above the run's level is not made).</footer>`,
   ];
-  const outcome = summary.failed > 0 ? `${summary.failed} failed` : summary.runErrors.length > 0 ? 'run error' : 'passed';
+  const outcome = summary.failed > 0 ? `${summary.failed} failed` : summary.history?.outcome === 'failed' ? 'histories failed' : summary.runErrors.length > 0 ? 'run error' : 'passed';
   const title = `credit402 ${mode === 'client' ? 'client ' : ''}conformance: ${outcome}${summary.target ? ` (${summary.target})` : ''}`;
   return htmlPage(title, body.filter(Boolean).join('\n'));
 }

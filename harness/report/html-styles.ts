@@ -22,7 +22,9 @@ nav.toc{margin:12px 0 0;display:flex;flex-wrap:wrap;gap:6px 18px;font-size:14px}
 .levels{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:16px;margin-top:18px}
 section,details.failure,tr[id]{scroll-margin-top:64px}
 .level{border:1px solid var(--line);border-top:6px solid var(--skip);border-radius:8px;padding:12px 18px}
-.level.claimed{border-top-color:var(--pass)}.level.not-claimed{border-top-color:var(--fail)}
+.levels.with-history{grid-template-columns:repeat(4,minmax(0,1fr))}.levels.with-history .count small{display:block}
+.level.claimed,.level.history.passed{border-top-color:var(--pass)}.level.not-claimed,.level.history.failed{border-top-color:var(--fail)}
+.level.history .state a{margin-right:4px}
 .level h3{margin:0;font-size:13px;text-transform:uppercase;letter-spacing:.08em;color:var(--muted)}
 .level .what{margin:0;font-size:13px;color:var(--muted)}
 .level .count{font-size:30px;font-weight:650;margin:6px 0 0;line-height:1.2}
@@ -57,6 +59,9 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:10px 12px;margin:6px 0 10px;
 white-space:pre-wrap;overflow-wrap:anywhere;overflow:auto;max-height:70vh;line-height:1.45}
 pre.message{background:var(--fail-bg);border-color:var(--fail-line);max-height:none}
+pre.replay{margin:0}
+ol.operations{margin:4px 0 10px;padding-left:34px}ol.operations li{margin:2px 0}
+ul.notes{margin:4px 0;padding-left:20px}
 .attachment-head{font-size:13px;color:var(--muted);margin-top:10px}
 details.group{border:1px solid var(--line);border-radius:8px;margin:8px 0;padding:0}
 details.group>summary{padding:8px 14px;cursor:pointer;background:var(--soft);border-radius:8px}

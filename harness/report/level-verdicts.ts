@@ -46,7 +46,7 @@ export class LevelVerdicts {
   }
 }
 
-/** `wire    120/120 scenarios passed: claimed` etc. */
+/** `wire    120/120 scenarios passed: claimed`, `strict 300/300 scenarios passed, generated histories failed CR-6.9: not claimed` etc. */
 export function formatLevelVerdicts(verdicts: readonly LevelVerdict[]): string {
   return verdicts
     .map((verdict) => {
@@ -54,7 +54,8 @@ export function formatLevelVerdicts(verdicts: readonly LevelVerdict[]): string {
       if (verdict.total === undefined) return `${name}${verdict.note ?? 'not run'}`;
       if (verdict.total === 0 && !verdict.inconclusive) return `${name}no scenario of this level in this run`;
       const inconclusive = verdict.inconclusive ? `, ${verdict.inconclusive} inconclusive` : '';
-      return `${name}${verdict.passed}/${verdict.total} scenarios passed${inconclusive}: ${verdict.claimed ? 'claimed' : 'not claimed'}`;
+      const histories = verdict.historyFailed?.length ? `, generated histories failed ${verdict.historyFailed.join(' ')}` : '';
+      return `${name}${verdict.passed}/${verdict.total} scenarios passed${inconclusive}${histories}: ${verdict.claimed ? 'claimed' : 'not claimed'}`;
     })
     .join('\n');
 }

@@ -14,6 +14,8 @@ interface Verdict {
   notReached: number;
   /** Scenarios that could not tell (an injected fault never fired). */
   inconclusive: number;
+  /** Whether the generated histories failed it too (counted once in `failed`). */
+  historyFailed?: boolean;
 }
 
 /** What one scenario says about its IDs. */
@@ -89,15 +91,18 @@ export function requirementCounts(verdicts: readonly Verdict[], level: Level): s
     .join(', ');
 }
 
-/** The verdict lines printed for failed IDs, with level and title. */
+/** The verdict lines printed for failed IDs, with level and title; an ID the generated histories failed says so. */
 export function formatFailedRequirements(verdicts: readonly Verdict[], titles: ReadonlyMap<string, string>, totalIds: number): string {
   if (verdicts.length === 0) return '';
   const name = (verdict: Verdict): string => `${verdict.id} [${verdict.level}] ${titles.get(verdict.id) ?? ''}`.trimEnd();
   const width = Math.max(...verdicts.map((verdict) => name(verdict).length));
   const lines = verdicts.map((verdict) => {
-    const judged = verdict.passed + verdict.failed;
+    const scenariosFailed = verdict.failed - (verdict.historyFailed ? 1 : 0);
+    const judged = verdict.passed + scenariosFailed;
     const notReached = verdict.notReached > 0 ? `, ${verdict.notReached} not reached` : '';
-    return `  ${name(verdict).padEnd(width)}  fail (${verdict.failed} of ${judged} scenarios failed${notReached})`;
+    const scenarios = `${scenariosFailed} of ${judged} scenarios failed${notReached}`;
+    const why = !verdict.historyFailed ? scenarios : judged + verdict.notReached > 0 ? `a generated history; ${scenarios}` : 'a generated history';
+    return `  ${name(verdict).padEnd(width)}  fail (${why})`;
   });
   return `requirements failed: ${verdicts.length} of ${totalIds} judged\n${lines.join('\n')}\n`;
 }

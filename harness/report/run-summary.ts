@@ -48,6 +48,8 @@ export interface LevelVerdict {
   claimed: boolean;
   /** Why the level was not judged. */
   note?: string;
+  /** The requirements of this level or below that the generated histories failed (the level is then not claimed). */
+  historyFailed?: string[];
 }
 
 /** Scenario counts of one requirement ID. */
@@ -60,6 +62,43 @@ export interface RequirementVerdict {
   failed: number;
   notReached: number;
   inconclusive: number;
+  /** Whether the generated histories failed it (counted once in `failed`). */
+  historyFailed?: boolean;
+}
+
+/** The counterexample of a failed history search: shrunk, with what replays it and the transcript of its last run. */
+export interface HistoryFailure {
+  /** The requirements the broken invariant enforces. */
+  ids: string[];
+  message: string;
+  /** Where in the history it broke (`op 3 (…)`, a closing read, the journal). */
+  at: string;
+  /** The shrunk history's operations, in words, numbered from 0 as the transcript names them. */
+  operations: string[];
+  /** The command lines that replay it (fast-check's seed and path, or the replay script). */
+  replay: string;
+  /** The whole counterexample as the console prints it: verdict, operations, replay, exchanges and the emulator's journal. */
+  transcript: string;
+}
+
+/** The verdict of the bounded search of generated histories a robust run makes after the suite (`--history-seconds`). */
+export interface HistoryVerdict {
+  /** passed: the budget ran out with no failure; failed: a history broke an invariant; not-run: the histories could not run. */
+  outcome: 'passed' | 'failed' | 'not-run';
+  /** fast-check's seed: the run's `--seed`, or a fresh one. */
+  seed: number;
+  /** The budget in seconds. */
+  seconds: number;
+  /** Histories run, the failing one included. */
+  histories: number;
+  durationMs: number;
+  /** Why the histories could not run (not-run). */
+  reason?: string;
+  /** What the histories could not judge or do (a capability not declared, a route missing), said and not failed. */
+  notes?: string[];
+  /** The answers the histories got, by status and code. */
+  answers?: Record<string, number>;
+  failure?: HistoryFailure;
 }
 
 /** The summary file. */
@@ -80,4 +119,10 @@ export interface RunSummary {
   levels: LevelVerdict[];
   requirements: RequirementVerdict[];
   scenarios: ScenarioRecord[];
+  /** Skipped scenarios without a reason (a step cucumber skipped). */
+  skipped?: number;
+  /** What the kit could not check or did not run, each with the number of scenarios it concerns, in the order met. */
+  notes?: Array<{ text: string; count: number }>;
+  /** The generated histories of a robust run; absent when none were asked for. */
+  history?: HistoryVerdict;
 }

@@ -1,6 +1,7 @@
 // Unit tests of the runner's argument parsing.
 import { describe, expect, it } from 'vitest';
-import { parseRunnerArgs, UsageError } from './cli-options.ts';
+import { DEFAULT_HISTORY_SECONDS, parseRunnerArgs, UsageError } from './cli-options.ts';
+import { historyPlan } from './history-plan.ts';
 
 const run = (...args: string[]) => {
   const command = parseRunnerArgs(args);
@@ -48,6 +49,17 @@ describe('parseRunnerArgs', () => {
     });
   });
 
+  it('makes generated histories after a robust run of the whole suite: the default budget, --history-seconds S (0 = none), --seed N', () => {
+    expect(historyPlan(run('--target-cmd', 'x', '--declare', 'robustness=true'))).toMatchObject({ seconds: DEFAULT_HISTORY_SECONDS });
+    expect(historyPlan(run('--target-cmd', 'x', '--level', 'robust', '--history-seconds', '3', '--seed', '42'))).toEqual({ seconds: 3, seed: 42 });
+    expect(historyPlan(run('--target-cmd', 'x', '--level', 'robust', '--history-seconds', '0'))).toMatchObject({ seconds: 0, say: 'no generated histories (--history-seconds 0)' });
+    expect(historyPlan(run('--target-cmd', 'x', '--level', 'robust', '--tags', '@CR-6.9'))).toMatchObject({ seconds: 0, say: expect.stringContaining('--tags') });
+    expect(historyPlan(run('--target-cmd', 'x', '--level', 'robust', '--tags', '@CR-6.9', '--history-seconds', '5'))).toMatchObject({ seconds: 5 });
+    expect(historyPlan(run('--target-cmd', 'x'))).toMatchObject({ seconds: 0 });
+    const fresh = historyPlan(run('--target-cmd', 'x', '--level', 'robust')).seed;
+    expect(Number.isSafeInteger(fresh) && fresh >= 0 && fresh < 2 ** 31).toBe(true);
+  });
+
   it('knows --help', () => {
     expect(parseRunnerArgs(['-h'])).toEqual({ kind: 'help' });
   });
@@ -65,6 +77,9 @@ describe('parseRunnerArgs', () => {
     [['--target-cmd', 'x', '--declare', 'colour=blue'], /unknown declaration colour/],
     [['--target-cmd', 'x', '--declare-file', '/nonexistent.json'], /--declare-file \/nonexistent.json: ENOENT/],
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--target-cmd', 'x', '--history-seconds', '5'], /the generated histories \(--history-seconds, --seed\) are part of the robust level; this run judges up to strict/],
+    [['--target-cmd', 'x', '--level', 'wire', '--seed', '1'], /part of the robust level; this run judges up to wire/],
+    [['--target-cmd', 'x', '--level', 'robust', '--history-seconds', '1.5'], /--history-seconds must be an integer from 0 to 86400/],
   ])('rejects %j', (args, message) => {
     expect(() => parseRunnerArgs(args)).toThrow(UsageError);
     expect(() => parseRunnerArgs(args)).toThrow(message);

@@ -7,6 +7,9 @@ import { isLevel, type Level } from '../world/levels.ts';
 /** The command that runs the kit, as the user typed it (the repository's npm script sets CREDIT402_KIT_COMMAND). */
 export const KIT = process.env.CREDIT402_KIT_COMMAND ?? 'credit402-conformance';
 
+/** The default budget of the generated histories of a robust run (`--history-seconds`): about a fifth of a full run's time against the reference. */
+export const DEFAULT_HISTORY_SECONDS = 10;
+
 export const USAGE = `usage: ${KIT} conformance (--target URL | --target-cmd "CMD") [options]
 
 Runs the credit402 conformance suite (features/*.feature) against a target, with the Stripe
@@ -40,9 +43,18 @@ levels and declarations
 
 suite
   --tags "EXPR"         cucumber tag expression, e.g. "@CR-7.14 or @CR-7.3", "not @fuzz"
+                        (a run with --tags makes no generated histories unless --history-seconds asks)
   --parallel N          run scenarios in N worker processes
   --reports DIR         where the reports go (default: reports, in the current directory)
   -h, --help            print this text and exit
+
+generated histories (part of the robust level)
+  --history-seconds S   after the suite, a robust run drives generated histories against the same
+                        target for S seconds and checks them against the ledger model (as \`${KIT}
+                        history\` does); default ${DEFAULT_HISTORY_SECONDS}, 0 = none; a failure fails the requirement
+                        it is charged to
+  --seed N              their fast-check seed (default: a fresh one, printed): the same seed draws the
+                        same histories
 
 Other commands: \`${KIT} client --client-cmd "CMD"\` judges an HTTP client instead (--help);
 \`${KIT} profile\` prints the profile a target must load;
@@ -51,10 +63,11 @@ Other commands: \`${KIT} client --client-cmd "CMD"\` judges an HTTP client inste
 
 Reports, in the reports directory: conformance.html (the kit's self-contained report: levels,
 failures with their transcripts, not-run reasons, the requirement matrix), conformance-summary.json
-(verdicts per level, requirement and scenario), conformance.junit.xml (skips carry their reason),
-conformance.json (cucumber's) and the target's output (target.log).
-Exit code 0 when no scenario failed (inconclusive and not-run scenarios are listed, not failed);
-1 when a scenario failed; 2 when the run could not start.`;
+(verdicts per level, requirement and scenario, and the histories'), conformance.junit.xml (skips
+carry their reason; the histories are one more test case), history-counterexample.json (a failed
+history's replay script), conformance.json (cucumber's) and the target's output (target.log).
+Exit code 0 when no scenario and no history failed (inconclusive and not-run scenarios are listed,
+not failed); 1 when one failed; 2 when the run could not start.`;
 
 /** What the runner was asked to do. */
 type RunnerCommand = { kind: 'help' } | { kind: 'run'; options: RunOptions };
@@ -78,6 +91,13 @@ export interface RunOptions {
   /** The highest level judged. */
   level: Level;
   declarations: Declarations;
+  /**
+   * The budget of the generated histories a robust run makes after the suite, in seconds (0 = none); absent: the
+   * default ({@link DEFAULT_HISTORY_SECONDS}) for a run of the whole suite, none with `tags`.
+   */
+  historySeconds?: number;
+  /** The histories' fast-check seed; absent: a fresh one, printed. */
+  seed?: number;
 }
 
 /** A command-line mistake; the message is meant for the user. */
@@ -188,14 +208,36 @@ export function tagsOption(values: ParsedValues): { tags?: string } {
 
 /** Parses the runner's arguments; throws a UsageError on a mistake. */
 export function parseRunnerArgs(args: readonly string[]): RunnerCommand {
-  const values = parseKitArgs(args, { ...TARGET_OPTIONS, tags: { type: 'string' }, parallel: { type: 'string' }, level: { type: 'string' } });
+  const values = parseKitArgs(args, {
+    ...TARGET_OPTIONS,
+    tags: { type: 'string' },
+    parallel: { type: 'string' },
+    level: { type: 'string' },
+    'history-seconds': { type: 'string' },
+    seed: { type: 'string' },
+  });
   if (values.help) return { kind: 'help' };
   const { target, declarations, ...emulator } = targetOptions(values);
   const level = levelOption(values, declarations);
   const parallel = integer('parallel', values.parallel as string | undefined, 0, 64) ?? 0;
   if (declarations.capabilities?.includes('gateway')) gatewayRunnable(target, parallel);
+  const historySeconds = integer('history-seconds', values['history-seconds'] as string | undefined, 0, 86_400);
+  const seed = integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1);
+  if (level !== 'robust' && ((historySeconds ?? 0) > 0 || seed !== undefined)) {
+    throw new UsageError(`the generated histories (--history-seconds, --seed) are part of the robust level; this run judges up to ${level} (--level robust)`);
+  }
   return {
     kind: 'run',
-    options: { target, ...emulator, ...tagsOption(values), parallel, reportsDir: (values.reports as string | undefined) || 'reports', level, declarations },
+    options: {
+      target,
+      ...emulator,
+      ...tagsOption(values),
+      parallel,
+      reportsDir: (values.reports as string | undefined) || 'reports',
+      level,
+      declarations,
+      ...(historySeconds !== undefined ? { historySeconds } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+    },
   };
 }

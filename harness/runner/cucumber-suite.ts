@@ -3,7 +3,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join, relative, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { loadConfiguration, loadSources, runCucumber, type IRunConfiguration } from '@cucumber/cucumber/api';
+import { SCRIPT_FILE } from '../history/script.ts';
+import { formatClosingBlock } from '../report/closing-block.ts';
 import { renderHtmlReport } from '../report/html-report.ts';
+import { addHistoryTestCase } from '../report/junit-history.ts';
 import { addSkipReasons } from '../report/junit-reasons.ts';
 import type { RunSummary } from '../report/run-summary.ts';
 import { readRequirements, type RunMode } from '../report/spec-requirements.ts';
@@ -39,6 +42,11 @@ export interface SuiteOptions {
   name?: string;
   /** Errors of the run found outside cucumber (a client's driver that broke its contract), read once the run ended. */
   runErrors?: () => string[];
+  /**
+   * Runs after the suite, before the reports are finished and the console's closing block is printed (the generated
+   * histories of a robust run); resolves to the summary with what it found.
+   */
+  afterSuite?: (summary: RunSummary) => Promise<RunSummary>;
 }
 
 /** Per mode: the default features, the support code folders, the report files and the JUnit suite's name. */
@@ -77,7 +85,6 @@ const CONSOLE_FORMATTER = new URL(`../report/console-formatter.${MODULE_EXTENSIO
 async function configure(options: SuiteOptions, worldParameters: WorldParameters | Record<string, never>): Promise<IRunConfiguration> {
   const cwd = options.cwd ?? ROOT;
   const mode = options.mode ?? 'server';
-  const names = reportFiles(mode);
   const reports = resolve(options.reportsDir ?? 'reports');
   const { runConfiguration } = await loadConfiguration(
     {
@@ -93,10 +100,8 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
     },
     { cwd },
   );
-  const files = {
-    [resolve(reports, names.junit)]: 'junit',
-    [resolve(reports, names.json)]: 'json',
-  };
+  const [junit, json, html, summary] = reportPaths(reports, mode);
+  const files = { [junit]: 'junit', [json]: 'json' };
   runConfiguration.formats = {
     stdout: CONSOLE_FORMATTER,
     files,
@@ -105,8 +110,9 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
       junit: { suiteName: MODES[mode].suiteName },
       credit402: {
         mode,
-        reports: [...Object.keys(files), resolve(reports, names.html), resolve(reports, names.summary)],
-        summaryFile: resolve(reports, names.summary),
+        reports: [junit, json, html, summary],
+        summaryFile: summary,
+        ...(options.afterSuite ? { deferClosing: true } : {}),
         runLevel: options.runLevel ?? 'strict',
         robustDeclared: options.robustDeclared ?? false,
         ...(options.target ? { target: options.target } : {}),
@@ -117,13 +123,19 @@ async function configure(options: SuiteOptions, worldParameters: WorldParameters
   return runConfiguration;
 }
 
-/** After the run: the kit's HTML report from the summary, and the not-run and inconclusive reasons in the JUnit file. */
+/** The report files of a run of `mode` under `reports`, as the console names them: JUnit, cucumber's JSON, HTML, the summary. */
+function reportPaths(reports: string, mode: RunMode): [string, string, string, string] {
+  const names = reportFiles(mode);
+  return [resolve(reports, names.junit), resolve(reports, names.json), resolve(reports, names.html), resolve(reports, names.summary)];
+}
+
+/** After the run: the kit's HTML report from the summary, and the not-run and inconclusive reasons (and the history verdict) in the JUnit file. */
 function finishReports(reports: string, summary: RunSummary, mode: RunMode): void {
   const names = reportFiles(mode);
   try {
     writeFileSync(resolve(reports, names.html), renderHtmlReport(summary, readRequirements()));
     const junit = resolve(reports, names.junit);
-    if (existsSync(junit)) writeFileSync(junit, addSkipReasons(readFileSync(junit, 'utf8'), summary.scenarios ?? []));
+    if (existsSync(junit)) writeFileSync(junit, addHistoryTestCase(addSkipReasons(readFileSync(junit, 'utf8'), summary.scenarios ?? []), summary.history));
   } catch (error) {
     process.stderr.write(`conformance: could not finish the reports in ${reports}: ${(error as Error).message}\n`);
   }
@@ -177,12 +189,15 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
     stderr: process.stderr,
   });
   if (!existsSync(summaryFile)) return success;
-  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+  let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
   const runErrors = options.runErrors?.() ?? [];
-  if (runErrors.length > 0) {
-    summary.runErrors.push(...runErrors);
-    writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
-  }
+  summary.runErrors.push(...runErrors);
+  if (options.afterSuite) summary = await options.afterSuite(summary);
+  if (runErrors.length > 0 || options.afterSuite) writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
   finishReports(reports, summary, mode);
-  return summary.failed === 0 && summary.runErrors.length === 0;
+  if (options.afterSuite) {
+    const counterexample = summary.history?.outcome === 'failed' ? [resolve(reports, SCRIPT_FILE)] : [];
+    (options.stdout ?? process.stdout).write(formatClosingBlock(summary, [...reportPaths(reports, mode), ...counterexample]));
+  }
+  return summary.failed === 0 && summary.runErrors.length === 0 && summary.history?.outcome !== 'failed';
 }

@@ -7,7 +7,8 @@ export const HISTORY_USAGE = `usage: ${KIT} history (--target URL | --target-cmd
 Drives generated histories against a target (first payments with new and known cards in the
 profile's currencies, spends by clientId and with request ids, retries of an id by the same client,
 another client or on another route, bursts of concurrent calls, the failing handlers, malformed
-bodies on the paid POST, and store faults when the target declares storeFaults) and checks every
+bodies on the paid POST, store faults when the target declares storeFaults, and failures of the
+kit's upstream when it declares gateway) and checks every
 answer against a ledger model. A violation is shrunk to a minimal history, printed as a replayable
 script with its transcript and charged to the requirement the broken invariant enforces.
 

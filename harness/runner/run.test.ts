@@ -49,6 +49,18 @@ describe('runConformance on the fixture suite', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('2 passed, 0 failed');
   });
 
+  it('makes generated histories after a robust run against the same target: a target that serves no paid call gives them nothing to judge, which fails nothing', async () => {
+    const { code, stdout, stderr } = await runFixture('--tags', 'not @CR-7.14', '--level', 'robust', '--history-seconds', '1', '--seed', '7');
+    expect(code, stdout).toBe(0);
+    expect(stderr).toContain('generated histories: seed 7, for 1 s');
+    expect(stdout).toMatch(/\n {2}histories: not run: no paid call of the \d+ histories was served \(a 2xx with a successful payment-response\): nothing to judge \(not failed\)\n/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('2 passed, 0 failed');
+    const summary = JSON.parse(readFileSync(join(reports, 'conformance-summary.json'), 'utf8')) as { history?: { outcome: string; seed: number } };
+    expect(summary.history).toMatchObject({ outcome: 'not-run', seed: 7 });
+    expect(readFileSync(join(reports, 'conformance.junit.xml'), 'utf8')).toMatch(/tests="3" skipped="1" failures="0"[\s\S]*<testcase classname="Generated histories \(the ledger model\)"[^>]*>\n {4}<skipped message="not run: no paid call/);
+    expect(readFileSync(join(reports, 'conformance.html'), 'utf8')).toContain('data-level-card="histories"');
+  });
+
   it('exits 2 before starting anything when no scenario matches', async () => {
     const { code, stderr } = await runFixture('--tags', '@CR-99.1');
     expect(code).toBe(2);

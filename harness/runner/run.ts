@@ -1,9 +1,14 @@
-// One conformance run: emulator, target, suite, reports; everything started is stopped again, whatever happens.
+// One conformance run: emulator, target, suite, the generated histories of a robust run, reports; everything started is stopped again, whatever happens.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { boundedHistorySearch } from '../history/bounded.ts';
+import { withHistoryVerdict } from '../report/history-verdict.ts';
+import type { HistoryVerdict } from '../report/run-summary.ts';
+import { readRequirements } from '../report/spec-requirements.ts';
 import type { RunOptions } from './cli-options.ts';
 import { plannedScenarios, runSuite, type SuiteOptions } from './cucumber-suite.ts';
 import { openRunEmulator } from './emulator.ts';
+import { historiesCannotJudge, historyPlan } from './history-plan.ts';
 import { PROFILE_PATH } from './profile.ts';
 import { startTarget } from './target.ts';
 import { startRunUpstream } from './upstream.ts';
@@ -53,6 +58,36 @@ export async function runConformance(options: RunOptions, environment: RunEnviro
       say('--level robust, but the target does not declare robustness=true: the robustness scenarios are not run (add --declare robustness=true if it implements spec section 14)');
     }
     suite.target = target.description;
+    const history = historyPlan(options);
+    if (history.say) say(history.say);
+    if (history.seconds > 0) {
+      const { seconds, seed } = history;
+      suite.afterSuite = async (summary) => {
+        const cannot = historiesCannotJudge(summary);
+        if (cannot !== undefined) {
+          say(`no generated histories: ${cannot}`);
+          return withHistoryVerdict(summary, { outcome: 'not-run', seed, seconds, histories: 0, durationMs: 0, reason: cannot }, readRequirements());
+        }
+        say(`generated histories: seed ${seed}${options.seed === undefined ? ' (fresh; --seed draws the same histories again)' : ''}, for ${seconds} s (--history-seconds; 0 = none)`);
+        const started = Date.now();
+        const verdict = await boundedHistorySearch({
+          targetUrl: target.url,
+          emulatorUrl: emulator.url,
+          profilePath,
+          target: options.target,
+          declarations: options.declarations,
+          reportsDir,
+          seed,
+          seconds,
+          ...(environment.stdout ? { stdout: environment.stdout } : {}),
+        }).catch((error: unknown): HistoryVerdict => {
+          // The kit's own failure: said, and no requirement of the target is failed for it.
+          const reason = `the kit could not run the histories: ${error instanceof Error ? error.message : String(error)}`;
+          return { outcome: 'not-run', seed, seconds, histories: 0, durationMs: Date.now() - started, reason };
+        });
+        return withHistoryVerdict(summary, verdict, readRequirements());
+      };
+    }
     const success = await runSuite(suite, {
       targetUrl: target.url,
       emulatorUrl: emulator.url,

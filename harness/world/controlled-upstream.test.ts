@@ -27,6 +27,20 @@ function send(url: string, target: string, headers: Record<string, string> = {},
   });
 }
 
+/** One request whose answer may break off after its head: the status that came, and the error that ended it. */
+function sendCut(url: string, target: string, requestId: string): Promise<{ status?: number; error?: string; body?: string }> {
+  return new Promise((resolve) => {
+    const outgoing = request(`${url}${target}`, { headers: { 'conformance-request-id': requestId }, agent: false }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk));
+      response.on('error', (error) => resolve({ status: response.statusCode ?? 0, error: error.message, body: text }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on('error', (error) => resolve({ error: error.message }));
+    outgoing.end();
+  });
+}
+
 let upstream: ControlledUpstream;
 beforeEach(async () => {
   upstream = await ControlledUpstream.start(PROFILE);
@@ -52,7 +66,7 @@ describe('the controlled upstream', () => {
     expect(upstream.arrivals('never')).toEqual([]);
   });
 
-  it('resets, closes, answers garbage or stalls the request whose id is armed, without running its handler', async () => {
+  it('resets, closes, answers garbage or stalls the request whose id is armed, without running its handler, or cuts its answer after the status line', async () => {
     for (const fault of ['reset', 'close', 'invalid'] as const) {
       upstream.arm(fault, fault);
       const result = await send(upstream.url, '/api/weather', { 'conformance-request-id': fault });
@@ -60,6 +74,10 @@ describe('the controlled upstream', () => {
       expect(upstream.arrivals(fault)).toMatchObject([{ fault }]);
       expect(upstream.handlers.runs(fault)).toBe(0);
     }
+    upstream.arm('c', 'cut');
+    expect(await sendCut(upstream.url, '/api/weather', 'c')).toMatchObject({ status: 200, error: expect.any(String) });
+    expect(upstream.arrivals('c')).toMatchObject([{ fault: 'cut' }]);
+    expect(upstream.handlers.runs('c')).toBe(1);
     upstream.arm('s', 'stall');
     expect(await send(upstream.url, '/api/weather', { 'conformance-request-id': 's' }, 300)).toEqual({ error: 'TIMEOUT' });
     expect(await send(upstream.url, '/api/weather', { 'conformance-request-id': 'other' })).toMatchObject({ status: 200 });

@@ -13,9 +13,14 @@ const KEPT_IDS = 10_000;
 /**
  * What the upstream does with a request whose id has a fault armed, once it read the request: `reset` destroys the
  * connection with a TCP reset, `close` closes it (FIN) without a byte of answer, `stall` answers nothing until the
- * gateway gives up (then the connection closes), `invalid` sends bytes that are not an HTTP answer and closes.
+ * gateway gives up (then the connection closes), `invalid` sends bytes that are not an HTTP answer and closes, `cut`
+ * runs the handler and sends its status line, headers and half its body, then closes (the answer broke off after its
+ * status line, CR-15.3).
  */
-export type UpstreamFault = 'reset' | 'close' | 'stall' | 'invalid';
+export type UpstreamFault = 'reset' | 'close' | 'stall' | 'invalid' | 'cut';
+
+/** How long a cut answer's head and first half stay on the connection before it closes, for the gateway to pass them on. */
+const CUT_AFTER_MS = 50;
 
 /** One request as it reached the upstream. */
 export interface UpstreamArrival {
@@ -141,11 +146,16 @@ export class ControlledUpstream {
     // The request is read to its end first: the fault meets a request the upstream has received whole.
     request.resume();
     request.once('end', () => {
-      if (fault !== undefined) return ControlledUpstream.#fail(request.socket, fault);
+      if (fault !== undefined && fault !== 'cut') return ControlledUpstream.#fail(request.socket, fault);
       const { status, body } = this.handlers.answer(method, target, requestId);
       const data = Buffer.from(JSON.stringify(body));
       const extra = requestId === undefined ? {} : (this.#answerHeaders.get(requestId) ?? {});
       response.writeHead(status, { ...extra, 'content-type': 'application/json; charset=utf-8', 'content-length': String(data.length) });
+      if (fault === 'cut') {
+        // The head and half the body, then the connection ends: the body never completes.
+        response.write(data.subarray(0, Math.floor(data.length / 2)), () => setTimeout(() => request.socket.destroy(), CUT_AFTER_MS));
+        return;
+      }
       response.end(method === 'HEAD' ? undefined : data);
     });
   }

@@ -1,4 +1,4 @@
-// The kit's history runner must catch deliberately broken reference servers: each mutant fails `history` in 5 searches of 5 (fixed seeds), each on its requirement with a shrunk history of at most a dozen operations.
+// The kit's history runner must catch deliberately broken reference servers and gateways: each mutant fails `history` in 5 searches of 5 (fixed seeds), each on its requirement with a shrunk history of at most a dozen operations.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +16,16 @@ const SECONDS = 30;
 /** What a mutant of a refund needs declared: store faults (a refund's store call failed) and the refunds themselves. */
 const REFUNDS = ['--declare', 'capabilities=storeFaults,records', '--declare', 'refundOnHandlerError=true'];
 
-/** Runs `history --repeat 5` against `reference/self-test/<mutant>.ts` from `seed`; resolves to the exit code and the output. */
-function history(mutant: string, seed: number, declarations: readonly string[] = []): Promise<{ code: number | null; output: string }> {
+/** What a gateway mutant needs declared: the kit's upstream in front of which it runs, and whose failures it must give back. */
+const GATEWAY = ['--declare', 'capabilities=gateway'];
+/** A gateway mutant's upstream timeout: a stalled upstream is answered 504 after a second, so that shrinking a history that holds one stays quick. */
+const GATEWAY_ARGS = ['--upstream-timeout-ms', '1000'];
+
+/** Runs `history --repeat 5` against `reference/self-test/<mutant>.ts` (with `mutantArgs`) from `seed`; resolves to the exit code and the output. */
+function history(mutant: string, seed: number, declarations: readonly string[] = [], mutantArgs: readonly string[] = []): Promise<{ code: number | null; output: string }> {
   const [node = process.execPath, ...kit] = KIT_COMMAND;
   const args = [
-    ...kit, 'history', '--target-cmd', targetCommand(`reference/self-test/${mutant}.ts`), ...declarations, '--emulator-port', '0',
+    ...kit, 'history', '--target-cmd', targetCommand(`reference/self-test/${mutant}.ts`, mutantArgs), ...declarations, '--emulator-port', '0',
     '--seed', String(seed), '--repeat', String(SEARCHES), '--seconds', String(SECONDS), '--reports', join(reports, mutant),
   ];
   const child = spawn(node, args, { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
@@ -40,8 +45,8 @@ function verdicts(output: string): Array<{ seed: number; ids: string; operations
 }
 
 /** Runs the searches and expects each to fail on exactly `ids` with at most 12 operations and a message containing `says`. */
-async function expectCaught(mutant: string, seed: number, ids: string, says: string, declarations: readonly string[] = []): Promise<void> {
-  const { code, output } = await history(mutant, seed, declarations);
+async function expectCaught(mutant: string, seed: number, ids: string, says: string, declarations: readonly string[] = [], mutantArgs: readonly string[] = []): Promise<void> {
+  const { code, output } = await history(mutant, seed, declarations, mutantArgs);
   expect(code, output).toBe(1);
   const found = verdicts(output);
   expect(found.map((verdict) => verdict.seed), output).toEqual(Array.from({ length: SEARCHES }, (_, index) => seed + index));
@@ -81,5 +86,9 @@ describe('history mutants: each caught in 5 searches of 5', () => {
 
   it("CR-6.2: a batched store that crosses the outcomes of different clients' deductions", async () => {
     await expectCaught('crossed-batch', 36161, 'CR-6.2', 'they fit once exchanged');
+  }, 240_000);
+
+  it('CR-15.3: a gateway that keeps the price of a request its upstream gave no answer to', async () => {
+    await expectCaught('gateway-no-refund', 36171, 'CR-15.3', 'gives the deducted price back exactly once', GATEWAY, GATEWAY_ARGS);
   }, 240_000);
 });

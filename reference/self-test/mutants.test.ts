@@ -89,6 +89,17 @@ describe('mutants', () => {
     expect(output).toContain('1 passed, 1 failed');
   }, 60_000);
 
+  it('CR-6.9: a robust run\'s generated histories fail a store that does not scope request ids per client on CR-6.9 alone, the levels holding it not claimed', async () => {
+    const { code, output } = await conformance('request-id-unscoped', '@CR-7.14', ['--level', 'robust', '--history-seconds', '20', '--seed', '36101']);
+    expect(code, output).toBe(1);
+    expect(failedRequirements(output), output).toEqual(['CR-6.9']);
+    expect(output).toContain('✗ history failed: CR-6.9');
+    expect(output).toContain('which this client never used: request ids are kept per client');
+    expect(output).toMatch(/^ {2}wire +(\d+)\/\1 scenarios passed: claimed$/m);
+    expect(output).toMatch(/^ {2}strict +(\d+)\/\1 scenarios passed, generated histories failed CR-6\.9: not claimed$/m);
+    expect(output.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed; histories failed CR-6\.9$/);
+  }, 90_000);
+
   it('CR-7.3: a target deriving the clientId from the PaymentMethod id fails the identity scenarios', async () => {
     const { code, output } = await conformance('client-id-from-payment-method', '@CR-7.3');
     expect(code, output).toBe(1);

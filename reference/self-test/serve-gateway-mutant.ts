@@ -1,11 +1,22 @@
 // Serves the reference gateway with one bug, built from its public options (a doctored store, a forwarding option): a deliberately broken gateway target.
+import { parseArgs } from 'node:util';
 import { loadGatewayConfig, type GatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 
-/** The gateway's upstream timeout: the kit's stalled upstream is answered 504 well within the kit's wait. */
+/** The gateway's upstream timeout: the kit's stalled upstream is answered 504 well within the kit's wait (`--upstream-timeout-ms` sets another). */
 const UPSTREAM_TIMEOUT_MS = 3000;
+
+/** The upstream timeout the mutant's command line asks for (`--upstream-timeout-ms N`, e.g. short for the history runner), else the default. */
+function upstreamTimeoutMs(): number {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { 'upstream-timeout-ms': { type: 'string' } } });
+  const asked = values['upstream-timeout-ms'];
+  if (asked === undefined) return UPSTREAM_TIMEOUT_MS;
+  const ms = Number(asked);
+  if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`--upstream-timeout-ms takes a positive whole number of milliseconds, got ${asked}`);
+  return ms;
+}
 
 /** What a gateway mutant changes: gateway options (e.g. `forwardPaymentHeader`) and a doctored store. */
 export interface GatewayMutation {
@@ -16,7 +27,7 @@ export interface GatewayMutation {
 /**
  * Starts the mutant as a conformance target of the `gateway` capability: profile from CREDIT402_PROFILE, port from
  * PORT, Stripe API from STRIPE_API_BASE, upstream from CREDIT402_UPSTREAM_URL (what `--target-cmd` provides with
- * `--declare capabilities=gateway`), a fresh memory store.
+ * `--declare capabilities=gateway`), a fresh memory store, the upstream timeout of `--upstream-timeout-ms` (default 3000 ms).
  */
 export async function serveGatewayMutant(name: string, mutation: GatewayMutation): Promise<void> {
   const profilePath = process.env.CREDIT402_PROFILE;
@@ -25,7 +36,7 @@ export async function serveGatewayMutant(name: string, mutation: GatewayMutation
   const config = loadGatewayConfig({
     profilePath,
     env: process.env,
-    overrides: { upstream, host: '127.0.0.1', upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, ...mutation.options },
+    overrides: { upstream, host: '127.0.0.1', upstreamTimeoutMs: upstreamTimeoutMs(), ...mutation.options },
   });
   const memory = new MemoryStore();
   const running = await startGateway(config, { store: mutation.wrapStore ? mutation.wrapStore(memory) : memory });
