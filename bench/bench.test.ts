@@ -20,7 +20,7 @@ describe('npm run bench --quick', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--conditions=credit402-source', '--import', 'tsx', 'bench/run-bench.ts', '--quick', '--duration', '0.5', '--warmup', '0', '--only', 'fastify-memory', '--payments', '10', '--soak', '1', '--idle', '1', '--express-free', '500', '--stages', '500', '--out', out],
-      { cwd: ROOT, timeout: 55_000 },
+      { cwd: ROOT, timeout: 75_000 },
     );
 
     expect(stdout).toMatch(/^## credit402 bench — /m);
@@ -36,7 +36,9 @@ describe('npm run bench --quick', () => {
     expect(stdout).toContain('### Idle CPU');
     expect(stdout).toMatch(/^\| fastify-memory-embedded \| \d+\.\d \| \d+\.\d{3} \|/m);
     expect(stdout).toContain('### Gateway: paid');
-    expect(stdout).toMatch(/^\| through the gateway .* \| \d+ \|/m);
+    expect(stdout).toMatch(/^\| `credit402 gateway`, memory .* \| \d+ \|/m);
+    expect(stdout).toMatch(/^\| gate-proxy floor: .* \| \d+ \|/m);
+    expect(stdout).toMatch(/^\| @fastify\/http-proxy, ungated.* \| \d+ \|/m);
     expect(stdout).toContain('### First payment');
     expect(stdout).toContain('### Soak');
     expect(stdout).toContain('| target | measured | verdict |');
@@ -66,12 +68,17 @@ describe('npm run bench --quick', () => {
     expect(report.paidStages?.stages.every((stage) => isNumber(stage.cpuUs))).toBe(true);
     expect(report.idle?.map((result) => result.config)).toEqual(expect.arrayContaining(['fastify-memory', 'fastify-sqlite', 'fastify-memory-embedded']));
     expect(report.idle?.every((result) => isNumber(result.percent) && result.cpuUs >= 0)).toBe(true);
-    expect(report.gateway).toMatchObject({ store: 'memory', failures: { gateway: 0, upstream: 0, plugin: 0 } });
-    for (const leg of [report.gateway?.gateway, report.gateway?.upstream, report.gateway?.plugin]) {
+    expect(report.gateway).toMatchObject({ store: 'memory', failures: { gateway: 0, floor: 0, httpProxy: 0, upstream: 0, plugin: 0 } });
+    for (const leg of [report.gateway?.gateway, report.gateway?.floor, report.gateway?.httpProxy, report.gateway?.upstream, report.gateway?.plugin]) {
       expect([leg?.rps, leg?.p99, leg?.serverCpuUs].every(isNumber)).toBe(true);
       expect(leg?.runs[0]?.ok).toBeGreaterThan(0);
     }
     expect([report.gateway?.gatewayVsUpstream.rps, report.gateway?.gatewayVsPlugin.p99].every(isNumber)).toBe(true);
+    const vs = [report.gateway?.gatewayVsHttpProxy, report.gateway?.gatewayVsFloor];
+    expect(vs.flatMap((ratio) => [ratio?.rps, ratio?.p99, ratio?.addedCpuUs]).every(isNumber)).toBe(true);
+    const gatewayTargets = report.targets.filter((target) => target.target.startsWith('gateway (memory): '));
+    expect(gatewayTargets).toHaveLength(3);
+    expect(gatewayTargets.every((target) => target.verdict === 'met' || target.verdict === 'not met')).toBe(true);
     expect(report.firstPayment?.throughGate).toMatchObject({ count: 10, failures: 0 });
     expect(isNumber(report.firstPayment?.throughGate.callerCpuMs)).toBe(true);
     expect(report.firstPayment?.processorAlone.failures).toBe(0);
@@ -89,5 +96,5 @@ describe('npm run bench --quick', () => {
     expect(floorTargets).toHaveLength(2);
     expect(report.targets.find((target) => target.target.includes('store size bounded'))?.verdict).toBe('not measured');
     expect(report.targets.find((target) => target.target.startsWith('full conformance run'))?.verdict).toBe('not measured');
-  }, 60_000);
+  }, 80_000);
 });

@@ -37,10 +37,12 @@ export interface BenchOptions {
   paidOnly: boolean;
   /** Run each configuration's floor in the same rounds (bench/floors/). */
   floors: boolean;
-  /** Measure the gateway against its upstream and the in-process plugin. */
+  /** Measure the gateway against its floor, @fastify/http-proxy, its upstream and the in-process plugin. */
   gateway: boolean;
   /** The store of the gateway and of the plugin it is compared with. */
   gatewayStore: 'memory' | 'sqlite';
+  /** The reference/ folder of another checkout whose gateway is measured in the same rounds (before/after comparisons). */
+  gatewayBaseline?: string;
   /** Free requests per round of the in-process Express measurement (bench/express-free-micro.ts); 0 skips it. */
   expressFree: number;
   /** Interleaved rounds of that measurement. */
@@ -67,9 +69,10 @@ export const USAGE = `usage: npm run bench -- [options]
 
 Measures the credit402 gate on loopback: ungated vs gated requests per second and latency for each
 framework and store, each against its floor (bare Fastify or Express and one store operation per paid
-request), the gateway against its upstream and the in-process plugin, the first-payment path, the
-server's RSS and store size under sustained load, and the wall time of a full conformance run. Prints
-a markdown table and writes reports/bench-<timestamp>.json.
+request), the gateway against a plain node:http proxy making one Map deduction, an ungated @fastify/http-proxy,
+its upstream and the in-process plugin, the first-payment path, the server's RSS and store size under
+sustained load, and the wall time of a full conformance run. Prints a markdown table and writes
+reports/bench-<timestamp>.json.
 
   --duration S          seconds per measurement (default 4)
   --warmup S            seconds of warm-up per route (default 1)
@@ -80,6 +83,8 @@ a markdown table and writes reports/bench-<timestamp>.json.
   --paid-only           no ungated leg: only the paid route and its floor (for --cpu-prof: profiles of paid requests only)
   --no-gateway          do not measure the gateway
   --gateway-store K     store of the gateway and of the plugin it is compared with: memory | sqlite (default memory)
+  --gateway-baseline DIR  also measure the gateway of another checkout (DIR is its reference/ folder, with node_modules
+                        reachable from it) in the same rounds, on a store of its own: before vs after
   --soak S              seconds of sustained gated load for the RSS and store-size check; 0 skips (default 60)
   --soak-config NAME    configuration of the soak and first-payment runs (default fastify-sqlite)
   --payments N          first payments with a new card each; 0 skips (default 200)
@@ -156,6 +161,7 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
       'paid-only': { type: 'boolean' },
       gateway: { type: 'boolean' },
       'gateway-store': { type: 'string' },
+      'gateway-baseline': { type: 'string' },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
       quick: { type: 'boolean' },
@@ -185,6 +191,7 @@ export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
     floors: values.floors ?? true,
     gateway: values.gateway ?? true,
     gatewayStore: gatewayStore(values['gateway-store']),
+    ...(values['gateway-baseline'] === undefined ? {} : { gatewayBaseline: values['gateway-baseline'] }),
     expressFree: integerOption('express-free', values['express-free'], 2000, 0),
     expressFreeRounds: quick ? 5 : 21,
     stages: integerOption('stages', values.stages, quick ? 1000 : 4000, 0),

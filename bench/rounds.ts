@@ -72,6 +72,11 @@ export function pairedRatio(a: RunResult[], b: RunResult[], pick: (run: RunResul
   return round(median(ratios), 3);
 }
 
+/** Median over the repetitions of `a`'s server CPU µs per request minus `b`'s of the same repetition. */
+export function pairedCpuDifference(a: RunResult[], b: RunResult[]): number {
+  return round(median(a.map((run, index) => run.serverCpuUs - (b[index]?.serverCpuUs ?? Number.NaN))), 1);
+}
+
 
 /**
  * Warms every leg up for `warmup` s, then runs `repetitions` rounds: legs in order, then reversed (A B C, C B A, …),

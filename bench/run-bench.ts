@@ -150,7 +150,7 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
       paidStages = await measurePaidStagesInChild(options.stages, options.stagesRounds);
     }
     if (options.gateway) {
-      log(`gateway: through the gateway vs the upstream vs the plugin (${options.gatewayStore})`);
+      log(`gateway: through the gateway vs its floor, @fastify/http-proxy, the upstream and the plugin (${options.gatewayStore})`);
       gateway = await measureGateway(options, { runId, stripeApiUrl: emulator.ready.url, log }).then(
         (result) => ({ gateway: result }),
         (error: unknown) => {
@@ -183,7 +183,7 @@ async function run(options: BenchOptions): Promise<{ report: BenchReport; failed
     ...(idle === undefined ? {} : { idle }),
     ...(paidStages === undefined ? {} : { paidStages }),
     ...(conformance === undefined ? {} : { conformance }),
-    targets: evaluateTargets(hotPath, extra.soak, conformance, options.soak, { expressFree, idle }),
+    targets: evaluateTargets(hotPath, extra.soak, conformance, options.soak, { expressFree, idle, gateway: gateway.gateway }),
   };
   return { report, failed };
 }

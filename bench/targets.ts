@@ -1,6 +1,8 @@
 // The bench's performance targets and their verdicts against one run's figures.
 import type { ConformanceResult } from './conformance.ts';
 import { floorTargets } from './floor-targets.ts';
+import type { GatewayResult } from './gateway/gateway-bench.ts';
+import { gatewayTargets } from './gateway/gateway-targets.ts';
 import type { HotPathResult } from './hot-path.ts';
 import type { FreeAppCost } from './express-free-micro.ts';
 import type { IdleResult } from './idle.ts';
@@ -53,10 +55,10 @@ export function evaluateTargets(
   soak: SoakResult | undefined,
   conformance: ConformanceResult | undefined,
   soakSeconds: number,
-  background: { expressFree?: FreeAppCost[] | undefined; idle?: IdleResult[] | undefined } = {},
+  background: { expressFree?: FreeAppCost[] | undefined; idle?: IdleResult[] | undefined; gateway?: GatewayResult | undefined } = {},
 ): TargetVerdict[] {
   const verdicts: TargetVerdict[] = floorTargets(hotPaths);
-  verdicts.push(...expressFreeTargets(background.expressFree), ...idleTargets(background.idle));
+  verdicts.push(...expressFreeTargets(background.expressFree), ...idleTargets(background.idle), ...gatewayTargets(background.gateway));
   // The floors' ratios replaced the earlier gated/ungated ratios and the absolute p99 bound (issue 16): both moved
   // with the load generator's share of the cores, which a floor measured in the same rounds cancels out.
   verdicts.push(...soakTargets(soak, soakSeconds));

@@ -1,6 +1,7 @@
 // The gateway serves what it charges (CR-4.7, CR-15.1): targets and headers the proxy once refused after the deduction, free targets it answered 500, hop-by-hop headers both ways, the health and metrics endpoints.
-import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { fundedClient, PRICE, ROUTES, useGatewayStack } from '../testing/gateway-stack.ts';
 import { rawRequest } from '../testing/raw-request.ts';
@@ -186,6 +187,67 @@ describe('the gateway forwards free requests it once answered 500 (CR-15.1)', ()
     }
     expect(upstream.seen).toEqual([]);
     expect(await balance()).toBe(10_000);
+  });
+});
+
+/** Upstreams answering every request with `answer`, closed after each test. */
+const answering: Array<() => void> = [];
+afterEach(() => {
+  for (const close of answering.splice(0)) close();
+});
+async function answeringUpstream(answer: (res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  answering.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the gateway passes the upstream\'s answer on as it came (CR-15.1, CR-15.2)', () => {
+  it('adds no content-type to an answer that has none, paid or free', async () => {
+    const url = await answeringUpstream((res) => res.writeHead(200, { 'content-length': '5' }).end('plain'));
+    const { running, store } = await gateway(url);
+    const { clientId } = await fundedClient(store, '8');
+    for (const [target, headers] of [['/free', {}], ['/paid', { payment: spending(clientId) }]] as Array<[string, Record<string, string>]>) {
+      const answer = await rawRequest(running.url, 'GET', target, headers);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe('plain');
+      expect(answer.headers['content-type']).toBeUndefined();
+    }
+  });
+
+  it('passes on a chunked answer, an empty one and one streamed over time, each body whole, with the gate\'s payment-response', async () => {
+    const part = 'y'.repeat(100_000);
+    const bodies: Array<[(res: ServerResponse) => void, string]> = [
+      [(res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.write('chunked '); res.end('answer'); }, 'chunked answer'],
+      [(res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(), ''],
+      [(res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.write(part); setTimeout(() => res.end(part), 30); }, part + part],
+    ];
+    for (const [answer, expected] of bodies) {
+      const url = await answeringUpstream(answer);
+      const { running, store } = await gateway(url);
+      const { clientId, balance } = await fundedClient(store, '9');
+      const got = await rawRequest(running.url, 'GET', '/paid', { payment: spending(clientId) });
+      expect(got.status).toBe(200);
+      expect(got.body.length).toBe(expected.length);
+      expect(got.body).toBe(expected);
+      expect(got.headers['payment-response']).toBeTypeOf('string');
+      expect(await balance()).toBe(10_000 - PRICE);
+    }
+  });
+
+  it('answers HEAD with the upstream\'s content-length and no body', async () => {
+    const url = await answeringUpstream((res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '42' }).end());
+    const { running } = await gateway(url);
+    const answer = await rawRequest(running.url, 'HEAD', '/free');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-length']).toBe('42');
+    expect(answer.body).toBe('');
   });
 });
 

@@ -1,6 +1,7 @@
-// The gateway: Fastify with the gate's plugin in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (node:http towards the upstream).
+// The gateway: Fastify with the gate's plugin in front of any HTTP service; gated routes are paid for, everything else is forwarded untouched (undici's connection pool towards the upstream).
 import { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
@@ -19,7 +20,8 @@ import { composeEngine, type EngineWebhook } from '../compose/engine.ts';
 import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
 import { checkUpstreamMatching, upstreamLoosenesses, type GatewayConfig } from './gateway-config.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.ts';
-import { createUpstreamForwarder, endToEnd, hasBody, type UpstreamFailure } from './upstream-forward.ts';
+import { connectionOptions, HOP_BY_HOP } from './hop-by-hop.ts';
+import { createUpstreamForwarder, hasBody, type UpstreamAnswer, type UpstreamFailure } from './upstream-forward.ts';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -38,8 +40,8 @@ export interface GatewayInjections {
   store?: Store;
 }
 
-/** Proxy headers the gateway sets itself. */
-const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
+/** Request header fields never sent upstream as received: hop-by-hop ones, `Host` (the upstream's) and the proxy fields the gateway sets itself. */
+const NOT_FORWARDED: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'host', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
 
 function gatewayError(reply: FastifyReply, status: 502 | 504): void {
   if (reply.sent || reply.raw.headersSent) {
@@ -50,22 +52,28 @@ function gatewayError(reply: FastifyReply, status: 502 | 504): void {
 }
 
 /**
- * The headers towards the upstream: the client's end-to-end headers (hop-by-hop ones dropped, `Expect` answered
- * here), `payment` stripped unless configured, `X-Forwarded-*` set, and the body re-framed as it came (chunked when
- * the client sent it chunked). `Host` is the upstream's, set by the forwarder.
+ * The header fields towards the upstream (name, value, …): the client's end-to-end fields (hop-by-hop ones and those
+ * its `Connection` names dropped, `Expect` answered here), `payment` stripped unless configured, and `X-Forwarded-*`
+ * set. `Host` is the upstream's, set by the forwarder, and the body is framed as it came (its `content-length`, else
+ * chunked).
  */
-function upstreamHeaders(config: GatewayConfig, request: FastifyRequest): Record<string, string | string[] | undefined> {
-  const out = endToEnd(request.headers);
-  if (!config.forwardPaymentHeader) delete out.payment;
-  for (const name of FORWARDED) delete out[name];
-  if (request.headers['transfer-encoding'] !== undefined) out['transfer-encoding'] = 'chunked';
-  const prior = request.headers['x-forwarded-for'];
+function upstreamHeaders(config: GatewayConfig, request: FastifyRequest): string[] {
+  const headers = request.headers;
+  const named = connectionOptions(headers.connection);
+  const out: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || NOT_FORWARDED.has(name) || named?.has(name) === true) continue;
+    if (name === HEADERS.PAYMENT && !config.forwardPaymentHeader) continue;
+    if (typeof value === 'string') out.push(name, value);
+    // A field node:http keeps as a list (`set-cookie`): one line each, as received.
+    else for (const item of value) out.push(name, item);
+  }
+  const prior = headers['x-forwarded-for'];
   // The hop the gateway saw (not `request.ip`, which is the client a trusted proxy named).
   const peer = request.raw.socket.remoteAddress ?? request.ip;
-  const chain = typeof prior === 'string' && prior !== '' ? `${prior}, ${peer}` : peer;
-  out['x-forwarded-for'] = chain;
-  out['x-forwarded-proto'] = request.protocol;
-  if (request.headers.host !== undefined) out['x-forwarded-host'] = request.headers.host;
+  out.push('x-forwarded-for', typeof prior === 'string' && prior !== '' ? `${prior}, ${peer}` : peer, 'x-forwarded-proto', request.protocol);
+  if (headers.host !== undefined) out.push('x-forwarded-host', headers.host);
   return out;
 }
 
@@ -107,6 +115,51 @@ function proxyErrorAnswer(error: FastifyError, _request: FastifyRequest, reply: 
   void reply.code(status).type('application/json; charset=utf-8').send({ error: STATUS_CODES[status] ?? 'Error' });
 }
 
+/** No answer of the upstream reached the gateway: 502 or 504, and a paid request's price back, exactly once (CR-15.3). */
+function upstreamFailed(request: FastifyRequest, reply: FastifyReply, failure: UpstreamFailure | undefined, metrics: GatewayMetrics | undefined): void {
+  const status = failure?.timedOut === true ? 504 : 502;
+  metrics?.upstreamFailed(status);
+  // The deduction is given back: the answer no longer carries its payment-response.
+  reply.removeHeader(HEADERS.PAYMENT_RESPONSE);
+  void credit402Settle(request, { status, upstreamFailed: true }).finally(() => gatewayError(reply, status));
+}
+
+/** Drops an answer's body that will not be sent: a stream is destroyed (its upstream request with it). */
+function dropBody(answer: UpstreamAnswer | undefined): void {
+  if (answer !== undefined && !Buffer.isBuffer(answer.body)) answer.body.destroy();
+}
+
+/**
+ * Sends the upstream's answer: its status, its end-to-end headers (hop-by-hop ones dropped; the gate's headers of a
+ * paid request, set by the plugin, win over the upstream's of the same name) and its body, in one write when it came
+ * whole (Fastify sets its `content-length`), else streamed. False, with the body dropped, when its status is one
+ * Fastify cannot send (not 100–599): the upstream's answer is invalid.
+ */
+function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: UpstreamAnswer): boolean {
+  try {
+    reply.code(answer.status);
+  } catch {
+    dropBody(answer);
+    return false;
+  }
+  const headers = answer.headers;
+  // Hop-by-hop fields, and those the answer's `Connection` names, are the upstream connection's: never passed on.
+  const named = connectionOptions(headers.connection);
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name) === true || reply.hasHeader(name)) continue;
+    reply.header(name, value);
+  }
+  // An HTTP/1.1 connection whose request body was not read to its end cannot carry another request.
+  if (!request.raw.complete) reply.header('connection', 'close');
+  const body = answer.body;
+  if (!Buffer.isBuffer(body)) void reply.send(body);
+  else if (body.length === 0) void reply.send();
+  // Fastify gives a Buffer without a content-type one of its own: a body the upstream sent without one goes as a stream.
+  else void reply.send(headers['content-type'] === undefined ? Readable.from([body]) : body);
+  return true;
+}
+
 /**
  * Builds the gateway's Fastify app (not listening). Every request but the health endpoint (and the metrics and
  * control routes, when configured) goes through the gate: an ambiguous target is answered 400 (CR-4.10) and never
@@ -144,7 +197,7 @@ export async function buildGatewayApp(
   // The near-misses of the gate's table under the upstream's matching, computed once (a configuration built in code is checked here).
   const nearMisses = createNearMisses(gate.routes.values(), upstreamLoosenesses(checkUpstreamMatching(config.upstreamMatching)));
   const forwarder = createUpstreamForwarder(config.upstream, config.upstreamTimeoutMs);
-  app.addHook('onClose', async () => forwarder.close());
+  app.addHook('onClose', () => forwarder.close());
   // Says the gateway is up, and nothing about what it is in front of.
   app.get(config.healthPath, async () => ({ status: 'ok' }));
   // Like the health endpoint, outside the proxy's scope: its gate hook never sees it (GET/HEAD; 405 for the rest).
@@ -166,49 +219,24 @@ export async function buildGatewayApp(
       const paid = request.credit402 !== undefined;
       if (!paid && nearMisses !== undefined && refusedAsNearMiss(nearMisses, request, reply)) return;
       let clientGone = false;
-      /** No answer of the upstream reached the gateway: 502 or 504, and a paid request's price back, exactly once (CR-15.3). */
-      const failed = (failure: UpstreamFailure | undefined): void => {
-        const status = failure?.timedOut === true ? 504 : 502;
-        metrics?.upstreamFailed(status);
-        // The deduction is given back: the answer no longer carries its payment-response.
-        reply.removeHeader(HEADERS.PAYMENT_RESPONSE);
-        void credit402Settle(request, { status, upstreamFailed: true }).finally(() => gatewayError(reply, status));
-      };
-      try {
-        const outgoing = forwarder.send({
-          method: request.method,
-          target: upstreamTarget(request.url, paid),
-          headers: upstreamHeaders(config, request),
-          body: hasBody(request.headers) ? request.raw : undefined,
-        }, (failure, answer) => {
-          // The client went away before the answer: nothing to send, and the upstream did not fail (the price stays).
-          if (clientGone || reply.raw.destroyed) {
-            answer?.body.destroy();
-            return;
-          }
-          if (answer === undefined) return failed(failure);
-          try {
-            reply.code(answer.status);
-          } catch {
-            // A status Fastify cannot send (not 100–599): the upstream's answer is invalid.
-            answer.body.destroy();
-            return failed(undefined);
-          }
-          // The gate's headers of a paid request (set by the plugin) win over the upstream's of the same name.
-          for (const [name, value] of Object.entries(answer.headers)) if (!reply.hasHeader(name)) reply.header(name, value);
-          // An HTTP/1.1 connection whose request body was not read to its end cannot carry another request.
-          if (!request.raw.complete) reply.header('connection', 'close');
-          void reply.send(answer.body);
-        });
-        reply.raw.once('close', () => {
-          if (reply.raw.writableFinished || reply.raw.headersSent) return;
-          clientGone = true;
-          outgoing.destroy();
-        });
-      } catch {
-        // The request could not be sent at all (a header node:http refuses): the upstream never saw it.
-        failed(undefined);
-      }
+      const call = forwarder.send({
+        method: request.method,
+        target: upstreamTarget(request.url, paid),
+        headers: upstreamHeaders(config, request),
+        body: hasBody(request.headers) ? request.raw : undefined,
+      }, (failure, answer) => {
+        // The client went away before the answer: nothing to send, and the upstream did not fail (the price stays).
+        if (clientGone || reply.raw.destroyed) {
+          dropBody(answer);
+          return;
+        }
+        if (answer === undefined || !sendAnswer(request, reply, answer)) upstreamFailed(request, reply, failure, metrics);
+      });
+      reply.raw.on('close', () => {
+        if (reply.raw.writableFinished || reply.raw.headersSent) return;
+        clientGone = true;
+        call.destroy();
+      });
     });
   });
   return app;
