@@ -14,7 +14,7 @@ import { createGate, type Gate } from '../reference/gate/index.ts';
 import { demoRoutes } from '../reference/server/demo-routes.ts';
 import { buildExpressApp } from '../reference/server/express-app.ts';
 import { buildExpressPerRouteApp } from '../reference/server/express-per-route.ts';
-import { MemoryStore } from '../reference/stores/memory-store.ts';
+import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
 import { FakeProcessor } from '../reference/testing/fake-processor.ts';
 import { median, round } from './stats.ts';
 

@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { credit402Middleware } from './express.ts';

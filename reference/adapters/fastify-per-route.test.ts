@@ -6,7 +6,7 @@ import { Credit402ConfigError } from '../config/config-error.ts';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { createGate } from '../gate/index.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { rawRequest } from '../testing/raw-request.ts';

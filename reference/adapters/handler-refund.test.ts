@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCredit402 } from '../credit402.ts';
 import type { Gate } from '../gate/index.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { credit402Middleware } from './express.ts';
 import { credit402Fastify } from './fastify.ts';

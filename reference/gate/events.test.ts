@@ -1,7 +1,7 @@
 // Unit tests of the gate's lifecycle events (`hooks`): each kind once with its fields; a throwing hook changes nothing.
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import type { GateEvent } from './events.ts';

@@ -1,6 +1,6 @@
 // Unit tests of the gate's routing and challenge decisions (no processor call can happen on these paths).
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 

@@ -1,7 +1,7 @@
 // Unit tests of several `payment` header lines: one comma-joined value, malformed, whatever the lines hold (CR-3.4, CR-13.36).
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
 

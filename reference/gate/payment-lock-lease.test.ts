@@ -7,7 +7,7 @@ import { MESSAGES } from '../protocol/constants.ts';
 import { StripeProcessor, longestStripeRequestMs } from '../processor/stripe-processor.ts';
 import type { Processor } from '../processor/processor.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { PaymentError, type Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import { addressBucket, createRateLimiter, DEFAULT_NEW_PAYMENT_RATE_LIMIT, isPayersFailure, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';

@@ -1,7 +1,7 @@
 // A gate over a memory store and a processor that record every call: for tests that prove a request had no effect.
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { untouchableProcessor } from './untouchable-processor.ts';
 
 /** A gate whose store and processor record every call (`store.deductBalance`, `processor.charge`…); the processor refuses all. */
