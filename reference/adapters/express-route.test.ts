@@ -14,6 +14,7 @@ import { rawRequest } from '../testing/raw-request.ts';
 import { credit402Middleware } from './express.ts';
 import { credit402Express } from './express-route.ts';
 import { createPrometheusHooks } from '../metrics/prometheus.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'e'.repeat(64);
 const SPEND = { clientId: CLIENT };
@@ -22,7 +23,7 @@ const SPEND = { clientId: CLIENT };
 async function setUp(routes?: Record<string, RouteConfig>) {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, refundOnHandlerError: true, onError: () => {} });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), routes, refundOnHandlerError: true, onError: () => {} });
   const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
   const resources = async () => ((await store.listTransactions?.(CLIENT)) ?? []).map((record) => ('resource' in record ? record.resource : record.type));
   return { gate, balance, resources };
@@ -179,7 +180,7 @@ describe.each(Object.keys(majors))('credit402.route under a mount with parameter
   it('keeps one challenge series per route for unpaid requests to 300 tenants', async () => {
     const store = new MemoryStore();
     const hooks = createPrometheusHooks();
-    const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), hooks, onError: () => {} });
+    const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), hooks, onError: () => {} });
     const url = await start(gate);
     for (let i = 0; i < 300; i++) expect((await paidFetch(url, `GET /t/tenant${i}/items/${i}`)).status).toBe(402);
     const series = (await hooks.metrics()).split('\n').filter((line) => line.startsWith('credit402_challenges_total{'));

@@ -9,6 +9,7 @@ import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { credit402Middleware } from './express.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'd'.repeat(64);
 const unreachable = (): never => {
@@ -19,7 +20,7 @@ const processor: Processor = { getCardFingerprint: unreachable, findOrCreateCust
 async function gateWithBalance(): Promise<Gate> {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 1_000);
-  return createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes: { 'GET /paid': { amount: 400 } } });
+  return createGate({ ...TEST_GATE_KEYS, store, processor, routes: { 'GET /paid': { amount: 400 } } });
 }
 
 type Handler = (req: { url?: string }, res: { end(body: string): void; locals?: Record<string, unknown> }) => void;

@@ -6,6 +6,7 @@ import { decodeBase64Json } from '../protocol/base64-json.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { credit402Fastify } from './fastify.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'd'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');
@@ -20,7 +21,7 @@ afterEach(async () => {
 async function setUp(exposeHeadRoutes: boolean) {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate: Gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor() });
+  const gate: Gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor() });
   const app = Fastify({ exposeHeadRoutes });
   apps.push(app);
   /** The price the challenge of `method url` asks, and the route key a paid request to it is recorded under. */

@@ -11,6 +11,7 @@ import { FakeProcessor } from '../testing/fake-processor.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { rawRequest } from '../testing/raw-request.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'c'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');
@@ -19,7 +20,7 @@ const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64
 async function setUp(routes?: Record<string, RouteConfig>, refundOnHandlerError = false) {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, refundOnHandlerError, onError: () => {} });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), routes, refundOnHandlerError, onError: () => {} });
   const app = Fastify({ frameworkErrors: credit402FrameworkErrors });
   await app.register(credit402Fastify, { gate });
   apps.push(app);
@@ -105,7 +106,7 @@ describe('the Fastify plugin, per route', () => {
   });
 
   it('adds the gate\'s CORS headers to a per-route answer; the preflight of a per-route route stays with the application', async () => {
-    const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store: new MemoryStore(), processor: new FakeProcessor(), cors: { origins: ['https://app.example'] } });
+    const gate = createGate({ ...TEST_GATE_KEYS, store: new MemoryStore(), processor: new FakeProcessor(), cors: { origins: ['https://app.example'] } });
     const app = Fastify();
     apps.push(app);
     await app.register(credit402Fastify, { gate });
@@ -137,7 +138,7 @@ describe('the Fastify plugin, per route', () => {
   it('still prices a route declared before the plugin was registered, on its first request', async () => {
     const store = new MemoryStore();
     await store.addBalance(CLIENT, 'usd', 10_000);
-    const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor() });
+    const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor() });
     const app = Fastify();
     apps.push(app);
     app.get('/early', { config: { credit402: { amount: 700 } } }, async () => ({ early: true }));

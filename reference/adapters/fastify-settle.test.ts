@@ -7,6 +7,7 @@ import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { credit402Fastify, credit402Settle } from './fastify.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'e'.repeat(64);
 const unreachable = (): never => {
@@ -23,7 +24,7 @@ afterEach(async () => {
 async function app(outcome: ServeOutcome | undefined, status: number): Promise<{ url: string; store: MemoryStore; settled: Array<Promise<void>> }> {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes: { 'GET /proxied': { amount: 100 } } });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor, routes: { 'GET /proxied': { amount: 100 } } });
   const fastify = Fastify();
   await fastify.register(credit402Fastify, { gate });
   const settled: Array<Promise<void>> = [];

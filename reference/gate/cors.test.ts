@@ -7,12 +7,12 @@ import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { CorsOptions } from './cors.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const processor = untouchableProcessor();
 const gateWith = (cors?: unknown) =>
   createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store: new MemoryStore(),
     processor,
     routes: { 'GET /api/weather': { amount: 500 }, 'POST /api/weather': { amount: 700 } },

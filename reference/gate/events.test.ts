@@ -8,6 +8,7 @@ import type { GateEvent } from './events.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import type { Store } from '../stores/store.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CARD = 'pm_card_visa';
 const header = (payload: Record<string, unknown>) => encodeBase64Json({ stripe402Version: 1, ...payload });
@@ -18,8 +19,7 @@ function setUp(overrides: Partial<GateOptions> & { store?: Store; processor?: Fa
   const store = overrides.store ?? new MemoryStore();
   const processor = overrides.processor ?? new FakeProcessor({ cards: { [CARD]: 'fp_visa', pm_card_declined: 'fp_declined' }, ...{} });
   const gate = createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store,
     processor,
     routes: { 'GET /a': { amount: 500 }, 'GET /eur': { amount: 100, currency: 'eur' } },
