@@ -308,10 +308,11 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} kB`;
 
 async function main(): Promise<void> {
   let packs: PackInfo[] = [];
-  await check('npm pack builds the three packages with no tests, sources or CI files in them', async () => {
+  await check('npm pack builds the three packages with no tests, test tooling (self-test, testing, crash-test, fault-load), sources or CI files in them', async () => {
     const out = await sh('npm', ['pack', '--json', '--pack-destination', work, ...Object.keys(PACKAGES).flatMap((folder) => ['--workspace', folder])], ROOT);
     packs = JSON.parse(out.slice(out.indexOf('['))) as PackInfo[];
-    const stray = packs.flatMap((pack) => pack.files.filter((file) => /\.test\.|(^|\/)\.ci\/|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts')).map((file) => `${pack.name}: ${file.path}`));
+    const tooling = /(^|\/)(self-test|testing|crash-test|fault-load)\//;
+    const stray = packs.flatMap((pack) => pack.files.filter((file) => tooling.test(file.path) || (/\.test\.|(^|\/)\.ci\/|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts'))).map((file) => `${pack.name}: ${file.path}`));
     if (stray.length > 0) throw new Error(`files users do not need:\n${stray.join('\n')}`);
     return packs.map((pack) => `${pack.name}: ${pack.entryCount} files, ${kb(pack.unpackedSize)} unpacked`).join('\n');
   });
