@@ -371,6 +371,14 @@ async function main(): Promise<void> {
     return `${summary[0]}`;
   });
 
+  await check("the kit's client mode claims every level for credit402/client through its shipped driver (credit402 client-driver)", async () => {
+    const args = ['client', '--client-cmd', 'npx --no-install credit402 client-driver', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
+    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 180_000);
+    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
+    if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
+    return `${summary[0]}`;
+  });
+
   await check('the emulator command serves one PaymentIntent to the official stripe SDK', async () => {
     const emulator = await startAndWait(join(full, 'node_modules/.bin/credit402-stripe-emulator'), ['--port', '0'], full, /listening at (http:\/\/\S+)/);
     try {

@@ -1,4 +1,4 @@
-// The instructions of the kit's client driver contract (harness/docs/client-driver.md), read and validated from JSON lines.
+// The instructions of the conformance kit's client driver contract (credit402-conformance, harness/docs/client-driver.md), read and validated from JSON lines.
 
 /** One call of a `fetch` instruction. */
 export interface CallInstruction {
