@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../../gate/index.ts';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
-import { MemoryStore } from '../../stores/memory-store.ts';
+import { MemoryStore } from '../../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../../testing/fake-processor.ts';
 import { rawRequest } from '../../testing/raw-request.ts';
 import { credit402Hono, type Credit402HonoOptions } from './hono.ts';
