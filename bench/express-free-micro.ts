@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express, { type Express } from 'express';
-import { credit402Express, credit402Middleware } from '../reference/adapters/express.ts';
+import { credit402Express, credit402Middleware } from '../reference/adapters/express/express.ts';
 import { trackInFlight } from '../reference/compose/in-flight.ts';
 import { createGate, type Gate } from '../reference/gate/index.ts';
 import { demoRoutes } from '../reference/server/demo-routes.ts';

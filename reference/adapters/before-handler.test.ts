@@ -10,9 +10,9 @@ import type { RouteConfig } from '../protocol/types.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { rawRequest } from '../testing/raw-request.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
-import { applyCredit402 } from './node-http.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
+import { applyCredit402 } from './node-http/node-http.ts';
 import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'e'.repeat(64);

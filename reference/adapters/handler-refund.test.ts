@@ -8,8 +8,8 @@ import type { Gate } from '../gate/index.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { listenLocal } from '../testing/listen-local.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
 
 const PATHS = ['/ok', '/throws', '/unavailable', '/missing'] as const;
 

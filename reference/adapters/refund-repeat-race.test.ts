@@ -10,8 +10,8 @@ import { REFUND_RETRY_DELAYS_MS } from '../gate/handler-refund.ts';
 import { ScriptedStore, type StoreScript } from '../testing/scripted-store.ts';
 import { listenLocal } from '../testing/listen-local.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
 
 const CLIENT = 'a'.repeat(64);
 /** Past the last retry of a refund, with room for the deadline of each attempt. */

@@ -8,9 +8,9 @@ import { createGate, type Gate, type ServeOutcome } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
-import { applyCredit402 } from './node-http.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
+import { applyCredit402 } from './node-http/node-http.ts';
 import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'f'.repeat(64);

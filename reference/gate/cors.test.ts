@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { applyCredit402 } from '../adapters/node-http.ts';
+import { applyCredit402 } from '../adapters/node-http/node-http.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { CorsOptions } from './cors.ts';
 import { createGate } from './gate.ts';

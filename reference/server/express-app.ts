@@ -1,9 +1,9 @@
 // The reference server on Express: the credit402 middleware in front of the demo routes, the handled route and the control routes.
 import express5, { type Express } from 'express';
-import { credit402Middleware } from '../adapters/express.ts';
+import { credit402Middleware } from '../adapters/express/express.ts';
 import type { Gate } from '../gate/index.ts';
 import { trustFunction } from '../adapters/client-address.ts';
-import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { credit402WebhookMiddleware } from '../adapters/express/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute } from './demo-routes.ts';

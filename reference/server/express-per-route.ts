@@ -1,10 +1,10 @@
 // The reference server on Express with per-route gating: each gated demo route carries `credit402.route(price)`, Express's router decides what matched.
 import express5, { type Express, type RequestHandler } from 'express';
-import { credit402Express } from '../adapters/express-route.ts';
+import { credit402Express } from '../adapters/express/express-route.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Gate } from '../gate/index.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
-import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { credit402WebhookMiddleware } from '../adapters/express/express-webhook.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type DemoRoute } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { mountControl, newExpressApp, type ExpressAppOptions } from './express-app.ts';

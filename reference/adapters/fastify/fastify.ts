@@ -1,13 +1,13 @@
 // Fastify 5 plugin: hooks that run after Fastify's router, body parsing and validation, and decide on the route the router matched (table routes, and routes declared with `config: { credit402 }`), then apply the decision.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ambiguousTarget, createRouterAgreement, type GatedRoute, readRequestTarget, type ServeDecision, type ServeOutcome } from '../gate/index.ts';
-import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
+import { ambiguousTarget, createRouterAgreement, type GatedRoute, readRequestTarget, type ServeDecision, type ServeOutcome } from '../../gate/index.ts';
+import type { PaymentResponse, RouteConfig } from '../../protocol/types.ts';
 import type { Credit402FastifyOptions } from './fastify-plugin-type.ts';
 import { createRoutePricing, routeForMethod, type PricedMethods } from './fastify-route-pricing.ts';
 
 export type { Credit402FastifyOptions } from './fastify-plugin-type.ts';
-export { credit402WebhookFastify, type Credit402WebhookFastifyOptions } from '../webhooks/fastify-webhook.ts';
+export { credit402WebhookFastify, type Credit402WebhookFastifyOptions } from './fastify-webhook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

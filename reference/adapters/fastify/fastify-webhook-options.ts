@@ -1,5 +1,5 @@
 // The webhook endpoint's Fastify plugin: its options and its type without Fastify's types, apart from the plugin so that entries without Fastify can name them.
-import type { WebhookHandler } from './webhook-handler.ts';
+import type { WebhookHandler } from '../../webhooks/webhook-handler.ts';
 
 /** Options of `credit402WebhookFastify`. */
 export interface Credit402WebhookFastifyOptions {

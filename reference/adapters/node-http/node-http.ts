@@ -1,9 +1,9 @@
 // The gate applied to a plain node:http request: answers it, or readies it for the application's router (the Express adapter builds on it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ambiguousTarget, type Gate, type GatedRoute, readRequestTarget, routerTarget } from '../gate/index.ts';
-import type { PaymentResponse } from '../protocol/types.ts';
+import { ambiguousTarget, type Gate, type GatedRoute, readRequestTarget, routerTarget } from '../../gate/index.ts';
+import type { PaymentResponse } from '../../protocol/types.ts';
 
-export { createClientAddressReader, type ClientAddressReader, type TrustProxy } from './client-address.ts';
+export { createClientAddressReader, type ClientAddressReader, type TrustProxy } from '../client-address.ts';
 
 /** A node:http request; `originalUrl` keeps the target as received when the adapter hands the router another one. */
 export type GateIncomingMessage = IncomingMessage & { originalUrl?: string };

@@ -2,16 +2,16 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Credit402ConfigError } from '../config/config-error.ts';
-import { decodeBase64Json } from '../protocol/base64-json.ts';
-import type { RouteConfig } from '../protocol/types.ts';
-import { createGate } from '../gate/index.ts';
-import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { Credit402ConfigError } from '../../config/config-error.ts';
+import { decodeBase64Json } from '../../protocol/base64-json.ts';
+import type { RouteConfig } from '../../protocol/types.ts';
+import { createGate } from '../../gate/index.ts';
+import { MemoryStore } from '../../stores/memory/memory-store.ts';
+import { FakeProcessor } from '../../testing/fake-processor.ts';
+import { paidFetch } from '../../testing/paid-fetch.ts';
+import { rawRequest } from '../../testing/raw-request.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
 
 const CLIENT = 'c'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

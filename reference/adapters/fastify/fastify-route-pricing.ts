@@ -1,8 +1,8 @@
 // The Fastify routes declared with `config: { credit402 }`: priced by the gate when Fastify declares them, one gated route per method.
 import type { RouteOptions } from 'fastify';
-import type { Gate, GatedRoute } from '../gate/index.ts';
-import type { RouteConfig } from '../protocol/types.ts';
-import { keyPathOf } from './route-key-path.ts';
+import type { Gate, GatedRoute } from '../../gate/index.ts';
+import type { RouteConfig } from '../../protocol/types.ts';
+import { keyPathOf } from '../route-key-path.ts';
 
 /** The gated routes of one route declaration, by method. */
 export type PricedMethods = ReadonlyMap<string, GatedRoute>;

@@ -1,6 +1,6 @@
 // Express-style handler of the webhook endpoint: hands the raw body (the signature covers its bytes) to the webhook engine.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookHandler } from './webhook-handler.ts';
+import type { WebhookHandler } from '../../webhooks/webhook-handler.ts';
 
 type Request = IncomingMessage & { body?: unknown };
 

@@ -1,12 +1,12 @@
 // The Fastify plugin prices HEAD routes the same whatever the order Fastify declares them in (CR-4.8, CR-4.15).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../gate/index.ts';
-import { decodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
+import { createGate, type Gate } from '../../gate/index.ts';
+import { decodeBase64Json } from '../../protocol/base64-json.ts';
+import { MemoryStore } from '../../stores/memory/memory-store.ts';
+import { FakeProcessor } from '../../testing/fake-processor.ts';
 import { credit402Fastify } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
 
 const CLIENT = 'd'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

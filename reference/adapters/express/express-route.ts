@@ -1,10 +1,10 @@
 // Per-route gating on Express 4/5: `credit402.route({ amount })` on a route, so the application's router decides what matched and the gate prices it.
 import type { ServerResponse } from 'node:http';
-import { Credit402ConfigError } from '../config/config-error.ts';
-import { validateRouteConfig, type Gate, type GatedRoute } from '../gate/index.ts';
-import type { RouteConfig } from '../protocol/types.ts';
-import { applyCredit402, applyTargetReading, type GateIncomingMessage } from './node-http.ts';
-import { keyPathOf } from './route-key-path.ts';
+import { Credit402ConfigError } from '../../config/config-error.ts';
+import { validateRouteConfig, type Gate, type GatedRoute } from '../../gate/index.ts';
+import type { RouteConfig } from '../../protocol/types.ts';
+import { applyCredit402, applyTargetReading, type GateIncomingMessage } from '../node-http/node-http.ts';
+import { keyPathOf } from '../route-key-path.ts';
 
 type Next = (error?: unknown) => void;
 /** What the middleware reads of Express's request (its public API): the mount path, the route the router matched and the app it runs in. */

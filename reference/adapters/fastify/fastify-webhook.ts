@@ -1,7 +1,7 @@
 // Fastify plugin of the webhook endpoint: hands the raw body (the signature covers its bytes) to the webhook engine.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Credit402WebhookFastifyOptions } from './fastify-webhook-options.ts';
-import { DEFAULT_WEBHOOK_PATH } from './webhook-handler.ts';
+import { DEFAULT_WEBHOOK_PATH } from '../../webhooks/webhook-handler.ts';
 
 export type { Credit402WebhookFastifyOptions } from './fastify-webhook-options.ts';
 

@@ -1,5 +1,5 @@
 // The Fastify plugins' options, and their type as the entries without Fastify's types publish them (an Express-only project then type-checks).
-import type { Gate } from '../gate/index.ts';
+import type { Gate } from '../../gate/index.ts';
 
 /** Options of the Fastify plugin. */
 export interface Credit402FastifyOptions {
@@ -7,4 +7,4 @@ export interface Credit402FastifyOptions {
 }
 
 /** A Fastify plugin typed without Fastify's types (the webhook entry's too, which the adapters sit above). */
-export type { Credit402FastifyPlugin } from '../webhooks/fastify-webhook-options.ts';
+export type { Credit402FastifyPlugin } from './fastify-webhook-options.ts';

@@ -1,6 +1,6 @@
 // The conformance control routes on a Fastify app (the reference server's and the gateway's), in a scope that takes any body as text.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from './conformance-control.ts';
+import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../../conformance-control/conformance-control.ts';
 
 /** Mounts the control routes in a scope of their own that takes any body as text, which the control validates. */
 export async function mountControlFastify(app: FastifyInstance, control: ConformanceControl): Promise<void> {

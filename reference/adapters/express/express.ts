@@ -1,8 +1,8 @@
 // Express-style `(req, res, next)` middleware (Express 4/5, connect, plain node:http): the node:http adapter, then `next()`; the per-route form is re-exported from express-route.ts.
 import type { ServerResponse } from 'node:http';
-import type { Gate } from '../gate/index.ts';
-import type { PaymentResponse } from '../protocol/types.ts';
-import { decideAndApply, tableRouteOf, type GateIncomingMessage } from './node-http.ts';
+import type { Gate } from '../../gate/index.ts';
+import type { PaymentResponse } from '../../protocol/types.ts';
+import { decideAndApply, tableRouteOf, type GateIncomingMessage } from '../node-http/node-http.ts';
 
 export { credit402Express, type Credit402Express, type Credit402Handler } from './express-route.ts';
 

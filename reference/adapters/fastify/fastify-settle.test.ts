@@ -2,12 +2,12 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type ServeOutcome } from '../gate/index.ts';
-import type { Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { createGate, type ServeOutcome } from '../../gate/index.ts';
+import type { Processor } from '../../processor/processor.ts';
+import { MemoryStore } from '../../stores/memory/memory-store.ts';
+import { paidFetch } from '../../testing/paid-fetch.ts';
 import { credit402Fastify, credit402Settle } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
 
 const CLIENT = 'e'.repeat(64);
 const unreachable = (): never => {

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import express5 from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../gate/index.ts';
-import type { Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { createGate, type Gate } from '../../gate/index.ts';
+import type { Processor } from '../../processor/processor.ts';
+import { MemoryStore } from '../../stores/memory/memory-store.ts';
+import { paidFetch } from '../../testing/paid-fetch.ts';
 import { credit402Middleware } from './express.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
 
 const CLIENT = 'd'.repeat(64);
 const unreachable = (): never => {
