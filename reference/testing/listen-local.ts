@@ -17,3 +17,16 @@ export async function listenLocal(listener: RequestListener): Promise<LocalServe
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Servers a test file starts, closed together (`afterEach(servers.closeAll)`). */
+export function localServers(): { listen(listener: RequestListener): Promise<string>; closeAll(): Promise<void> } {
+  const open: LocalServer[] = [];
+  return {
+    async listen(listener) {
+      const server = await listenLocal(listener);
+      open.push(server);
+      return server.url;
+    },
+    closeAll: async () => void (await Promise.all(open.splice(0).map((server) => server.close()))),
+  };
+}

@@ -1,6 +1,4 @@
 // The per-route form on Express 5 and Express 4 over real sockets: `credit402.route(config)` prices the route Express matched.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express5, { type Express } from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,32 +12,19 @@ import { rawRequest } from '../../testing/raw-request.ts';
 import { credit402Middleware } from './express.ts';
 import { credit402Express } from './express-route.ts';
 import { createPrometheusHooks } from '../../metrics/prometheus.ts';
+import { fundedGate } from '../../testing/funded-gate.ts';
 import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
+import { localServers } from '../../testing/listen-local.ts';
 
 const CLIENT = 'e'.repeat(64);
 const SPEND = { clientId: CLIENT };
 
 /** A gate (table `routes` when given) over a memory store where the client has 10000 units. */
-async function setUp(routes?: Record<string, RouteConfig>) {
-  const store = new MemoryStore();
-  await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), routes, refundOnHandlerError: true, onError: () => {} });
-  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
-  const resources = async () => ((await store.listTransactions?.(CLIENT)) ?? []).map((record) => ('resource' in record ? record.resource : record.type));
-  return { gate, balance, resources };
-}
+const setUp = (routes?: Record<string, RouteConfig>) => fundedGate(CLIENT, routes, { refundOnHandlerError: true });
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function listen(app: Express): Promise<string> {
-  const server = createServer(app);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const servers = localServers();
+afterEach(servers.closeAll);
+const listen = (app: Express): Promise<string> => servers.listen(app);
 
 const answer = (req: { params: unknown }, res: { locals: Record<string, unknown>; json(body: unknown): unknown }) => void res.json({ params: req.params, paid: res.locals.credit402 ?? null });
 
