@@ -32,7 +32,7 @@ describe('import boundaries', () => {
   it('lets shipped code use only declared packages; tests may use anything', () => {
     expect(check('reference/gate/gate.ts', 'fast-check')).toMatch(/imports fast-check, which its package.json declares neither/);
     expect(check('reference/gate/gate.test.ts', 'fast-check')).toBeUndefined();
-    expect(check('reference/adapters/fastify.ts', 'fastify')).toBeUndefined();
+    expect(check('reference/adapters/fastify/fastify.ts', 'fastify')).toBeUndefined();
     expect(check('harness/world/x.ts', 'vitest')).toMatch(/imports vitest/);
   });
 
@@ -47,7 +47,7 @@ describe('import boundaries', () => {
     expect(check('reference/credit402.ts', './gate/index.ts')).toBeUndefined();
     expect(check('reference/gate/gate.ts', './route-table.ts')).toBeUndefined();
     expect(check('reference/gate/sub/x.ts', '../routes.ts')).toBeUndefined();
-    expect(check('reference/adapters/express.test.ts', '../gate/gate.ts')).toBeUndefined();
+    expect(check('reference/adapters/express/express.test.ts', '../gate/gate.ts')).toBeUndefined();
     expect(check('reference/adapters/x.ts', '../stores/store.ts')).toBeUndefined();
     expect(gateEntryViolation({ file: 'reference/index.ts', line: 1, specifier: './gate/index.ts' })).toBeUndefined();
     expect(check('harness/world/x.ts', '../../reference/gate/gate.ts')).toMatch(/harness\/ must not import from reference\//);
@@ -56,7 +56,7 @@ describe('import boundaries', () => {
   it('keeps the layers of reference/: an import runs down, never up or to a sibling; tests and test tooling aside', () => {
     expect(check('reference/compose/engine.ts', '../server/start-server.ts')).toMatch(/reference\/compose must not import from the higher layer reference\/server/);
     expect(check('reference/gateway/start-gateway.ts', '../cli/serve-command.ts')).toMatch(/higher layer reference\/cli/);
-    expect(check('reference/webhooks/index.ts', '../adapters/fastify-plugin-type.ts')).toMatch(/higher layer reference\/adapters/);
+    expect(check('reference/adapters/webhooks-entry.ts', '../adapters/fastify-plugin-type.ts')).toMatch(/higher layer reference\/adapters/);
     expect(check('reference/credit402.ts', './compose/engine.ts')).toMatch(/higher layer reference\/compose/);
     expect(check('reference/server/start-server.ts', '../compose/engine.ts')).toBeUndefined();
     expect(check('reference/gateway/start-gateway.ts', '../server/demo-routes.ts')).toMatch(/must not import from its sibling reference\/server/);

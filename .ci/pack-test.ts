@@ -308,10 +308,11 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} kB`;
 
 async function main(): Promise<void> {
   let packs: PackInfo[] = [];
-  await check('npm pack builds the three packages with no tests, sources or CI files in them', async () => {
+  await check('npm pack builds the three packages with no tests, test tooling (self-test, testing, crash-test, fault-load), sources or CI files in them', async () => {
     const out = await sh('npm', ['pack', '--json', '--pack-destination', work, ...Object.keys(PACKAGES).flatMap((folder) => ['--workspace', folder])], ROOT);
     packs = JSON.parse(out.slice(out.indexOf('['))) as PackInfo[];
-    const stray = packs.flatMap((pack) => pack.files.filter((file) => /\.test\.|(^|\/)\.ci\/|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts')).map((file) => `${pack.name}: ${file.path}`));
+    const tooling = /(^|\/)(self-test|testing|crash-test|fault-load)\//;
+    const stray = packs.flatMap((pack) => pack.files.filter((file) => tooling.test(file.path) || (/\.test\.|(^|\/)\.ci\/|\.ts$/.test(file.path) && !file.path.endsWith('.d.ts'))).map((file) => `${pack.name}: ${file.path}`));
     if (stray.length > 0) throw new Error(`files users do not need:\n${stray.join('\n')}`);
     return packs.map((pack) => `${pack.name}: ${pack.entryCount} files, ${kb(pack.unpackedSize)} unpacked`).join('\n');
   });
@@ -365,6 +366,14 @@ async function main(): Promise<void> {
     copyFileSync(join(ROOT, 'harness/client/fixtures/fetch-driver.mjs'), join(full, 'fetch-driver.mjs'));
     const args = ['client', '--client-cmd', 'node fetch-driver.mjs', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
     const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 120_000);
+    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
+    if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
+    return `${summary[0]}`;
+  });
+
+  await check("the kit's client mode claims every level for credit402/client through its shipped driver (credit402 client-driver)", async () => {
+    const args = ['client', '--client-cmd', 'npx --no-install credit402 client-driver', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
+    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 180_000);
     const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
     if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
     return `${summary[0]}`;

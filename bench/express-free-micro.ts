@@ -8,13 +8,13 @@ import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express, { type Express } from 'express';
-import { credit402Express, credit402Middleware } from '../reference/adapters/express.ts';
+import { credit402Express, credit402Middleware } from '../reference/adapters/express/express.ts';
 import { trackInFlight } from '../reference/compose/in-flight.ts';
 import { createGate, type Gate } from '../reference/gate/index.ts';
 import { demoRoutes } from '../reference/server/demo-routes.ts';
 import { buildExpressApp } from '../reference/server/express-app.ts';
 import { buildExpressPerRouteApp } from '../reference/server/express-per-route.ts';
-import { MemoryStore } from '../reference/stores/memory-store.ts';
+import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
 import { FakeProcessor } from '../reference/testing/fake-processor.ts';
 import { median, round } from './stats.ts';
 

@@ -1,6 +1,6 @@
 // Micro-benchmark of the engine alone: µs per paid `gate.handle` on the memory store, no HTTP (`tsx bench/gate-micro.ts [N]`).
 import { createGate } from '../reference/gate/gate.ts';
-import { MemoryStore } from '../reference/stores/memory-store.ts';
+import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
 import { FakeProcessor } from '../reference/testing/fake-processor.ts';
 
 const count = Number(process.argv[2] ?? 200_000);

@@ -9,7 +9,7 @@ import { createGate, type Gate } from '../reference/gate/index.ts';
 import { encodeBase64Json } from '../reference/protocol/base64-json.ts';
 import { demoRoutes } from '../reference/server/demo-routes.ts';
 import { buildFastifyApp } from '../reference/server/fastify-app.ts';
-import { MemoryStore } from '../reference/stores/memory-store.ts';
+import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
 import { FakeProcessor } from '../reference/testing/fake-processor.ts';
 import { fastifyFloor } from './floors/fastify-floor.ts';
 import { memoryBalances } from './floors/memory-balances.ts';

@@ -15,7 +15,7 @@ export const RETENTION: Record<StoreKind, Retention> = {
   memory: {
     statement:
       'log capped per client at maxTransactionsPerClient (default 10,000; trimmed to it once it passes 11,000); kept request ids swept once expired (requestIdTtlMs, default 5 min); clients and credited markers kept for the life of the process; no creditRetentionMs',
-    source: 'reference/stores/memory-store.ts, memory-backend.ts',
+    source: 'reference/stores/memory/memory-store.ts, memory-backend.ts',
     logCapped: true,
   },
   sqlite: {
@@ -27,13 +27,13 @@ export const RETENTION: Record<StoreKind, Retention> = {
   redis: {
     statement:
       'log stream entries trimmed (XADD MINID) after transactionTtlSeconds, default 90 days; credited markers and reversals expire after it too (creditRetentionMs = 90 days); event ids after 30 days; client hashes never',
-    source: 'reference/stores/redis-options.ts, redis-store.ts, README.md "TTLs and retention (Redis)"',
+    source: 'reference/stores/redis/redis-options.ts, redis-store.ts, README.md "TTLs and retention (Redis)"',
     logCapped: false,
   },
   postgres: {
     statement:
       'log rows pruned after transactionTtlSeconds, default 90 days (in the background every 256 appends); credited PaymentIntents and processed events kept forever (no creditRetentionMs); expired request ids pruned up to 100 per deduction',
-    source: 'reference/stores/postgres-store.ts, postgres-retention.ts, README.md "Retention (SQLite, Postgres)"',
+    source: 'reference/stores/postgres/postgres-store.ts, postgres-retention.ts, README.md "Retention (SQLite, Postgres)"',
     logCapped: false,
   },
 };

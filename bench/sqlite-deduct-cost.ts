@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { sqliteSchema, sqliteTables } from '../reference/stores/sqlite-schema.ts';
-import { prepareStatements, type SqliteStatements } from '../reference/stores/sqlite-statements.ts';
-import { SqliteStore } from '../reference/stores/sqlite-store.ts';
+import { sqliteSchema, sqliteTables } from '../reference/stores/sqlite/sqlite-schema.ts';
+import { prepareStatements, type SqliteStatements } from '../reference/stores/sqlite/sqlite-statements.ts';
+import { SqliteStore } from '../reference/stores/sqlite/sqlite-store.ts';
 import { percentile } from './stats.ts';
 
 const REQUESTS = 40_000;
 const CLIENT = 'a'.repeat(64);
 const t = sqliteTables('credit402_');
 
-/** An open database with the store's schema and statements (reference/stores/sqlite-statements.ts), one funded client. */
+/** An open database with the store's schema and statements (reference/stores/sqlite/sqlite-statements.ts), one funded client. */
 interface Db { db: Database.Database; sql: SqliteStatements }
 type Step = () => void;
 

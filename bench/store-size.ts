@@ -1,7 +1,7 @@
 // The size of a server's store during the soak: transaction-log records (and bytes where cheap), read without slowing the server.
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { RedisKeys } from '../reference/stores/redis-keys.ts';
+import { RedisKeys } from '../reference/stores/redis/redis-keys.ts';
 import { openAdminPool } from '../reference/testing/postgres.ts';
 import type { BenchChild } from './child-process.ts';
 import type { PreparedStore } from './stores.ts';

@@ -1,7 +1,7 @@
 // Unit tests for configuration errors raised when credit402 is constructed.
 import { describe, expect, it } from 'vitest';
 import { createCredit402, createCredit402Webhooks, type Credit402Options } from './credit402.ts';
-import { MemoryStore } from './stores/memory-store.ts';
+import { MemoryStore } from './stores/memory/memory-store.ts';
 
 const valid = (): Credit402Options => ({
   stripeSecretKey: 'sk_test_abc',

@@ -1,12 +1,12 @@
 // Public entry of the credit402 reference implementation. Its types name neither Fastify's nor Express's: a project with one framework type-checks.
-import { credit402Fastify as fastifyPlugin } from './adapters/fastify.ts';
-import type { Credit402FastifyOptions, Credit402FastifyPlugin } from './adapters/fastify-plugin-type.ts';
+import { credit402Fastify as fastifyPlugin } from './adapters/fastify/fastify.ts';
+import type { Credit402FastifyOptions, Credit402FastifyPlugin } from './adapters/fastify/fastify-plugin-type.ts';
 
 export { createCredit402, createCredit402Webhooks, type Credit402Options, type Credit402WebhookOptions } from './credit402.ts';
 export * from './gate/index.ts';
 export * from './protocol/index.ts';
-export { credit402Middleware, credit402Express, type Credit402Express, type Credit402Handler } from './adapters/express.ts';
-export type { Credit402FastifyOptions, Credit402FastifyPlugin } from './adapters/fastify-plugin-type.ts';
+export { credit402Middleware, credit402Express, type Credit402Express, type Credit402Handler } from './adapters/express/express.ts';
+export type { Credit402FastifyOptions, Credit402FastifyPlugin } from './adapters/fastify/fastify-plugin-type.ts';
 export {
   PaymentError,
   WebhookSignatureError,
@@ -19,7 +19,7 @@ export {
 } from './processor/processor.ts';
 export { StripeProcessor, type StripeProcessorOptions, type StripeApiBase } from './processor/stripe-processor.ts';
 export type { Store, ClientRecord, TransactionRecord, TopUpCredit, TopUpCreditResult, TopUpReversal, TopUpReversalResult } from './stores/store.ts';
-export * from './webhooks/index.ts';
+export * from './adapters/webhooks-entry.ts';
 export { reconcile, formatReport, type ReconcileOptions, type ReconcileReport, type Drift } from './reconcile/reconcile.ts';
 
 /**

@@ -7,12 +7,13 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { rawRequest } from '../testing/raw-request.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
-import { applyCredit402 } from './node-http.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
+import { applyCredit402 } from './node-http/node-http.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'e'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');
@@ -22,7 +23,7 @@ const PATTERN_ROUTES: Record<string, RouteConfig> = { 'GET /api/users/:id': { am
 async function setUp(routes: Record<string, RouteConfig> | undefined) {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, onError: () => {} });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), routes, onError: () => {} });
   return { gate, balance: async () => (await store.getClient(CLIENT))?.balances.usd, ran: [] as string[] };
 }
 

@@ -5,10 +5,11 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCredit402 } from '../credit402.ts';
 import type { Gate } from '../gate/index.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
+import { listenLocal } from '../testing/listen-local.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
 
 const PATHS = ['/ok', '/throws', '/unavailable', '/missing'] as const;
 
@@ -46,13 +47,7 @@ const apps = {
     });
     app.get('/unavailable', (_req, res) => void res.status(503).json({ busy: true }));
     app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
-    const server = await new Promise<import('node:http').Server>((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    return {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
+    return listenLocal(app);
   },
 };
 

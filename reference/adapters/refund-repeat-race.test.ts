@@ -8,9 +8,10 @@ import { decodeBase64Json } from '../protocol/base64-json.ts';
 import type { Gate } from '../gate/index.ts';
 import { REFUND_RETRY_DELAYS_MS } from '../gate/handler-refund.ts';
 import { ScriptedStore, type StoreScript } from '../testing/scripted-store.ts';
+import { listenLocal } from '../testing/listen-local.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
 
 const CLIENT = 'a'.repeat(64);
 /** Past the last retry of a refund, with room for the deadline of each attempt. */
@@ -57,13 +58,7 @@ const apps = {
       res.json({ ok: true });
     });
     app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
-    const server = await new Promise<import('node:http').Server>((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    return {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
+    return listenLocal(app);
   },
 };
 

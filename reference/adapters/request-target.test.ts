@@ -7,9 +7,9 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Gate } from '../gate/index.ts';
 import { recordingGate as recordingGateOf } from '../testing/recording-gate.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
-import { applyCredit402 } from './node-http.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
+import { applyCredit402 } from './node-http/node-http.ts';
 
 const CLIENT = 'f'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

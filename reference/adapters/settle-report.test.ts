@@ -6,11 +6,12 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate, type ServeOutcome } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
-import { credit402Middleware } from './express.ts';
-import { credit402Fastify } from './fastify.ts';
-import { applyCredit402 } from './node-http.ts';
+import { credit402Middleware } from './express/express.ts';
+import { credit402Fastify } from './fastify/fastify.ts';
+import { applyCredit402 } from './node-http/node-http.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'f'.repeat(64);
 const STATUSES = { '/ok': 200, '/teapot': 418, '/throws': 500, '/unavailable': 503 } as const;
@@ -25,7 +26,7 @@ async function recordingGate(outcomes: ServeOutcome[]): Promise<Gate> {
   const store = new MemoryStore();
   await store.addBalance(CLIENT, 'usd', 10_000);
   const routes = Object.fromEntries(PATHS.map((path) => [`GET ${path}`, { amount: 100 }]));
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes, refundOnHandlerError: true });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor, routes, refundOnHandlerError: true });
   return {
     ...gate,
     async handle(request) {

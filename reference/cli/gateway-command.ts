@@ -4,9 +4,10 @@ import { closeOnSignal, startFailure } from './command-lifecycle.ts';
 import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GatewayConfig } from '../gateway/gateway-config.ts';
-import { STORE_KINDS } from '../stores/descriptors.ts';
+import { storeKinds } from '../stores/descriptors.ts';
 
-const USAGE = `usage: credit402 gateway --upstream URL [options]
+/** `credit402 gateway`'s usage text, with the store kinds known when it is asked for. */
+const usage = (): string => `usage: credit402 gateway --upstream URL [options]
   --upstream URL     base URL of the service behind the gateway (or "upstream" in --config, or CREDIT402_UPSTREAM)
   --config FILE      JSON configuration: routes, keys, store, gate options of \`credit402 serve\`, and the gateway's
                      upstream, upstreamTimeoutMs (default 30000), healthPath (default /healthz),
@@ -15,7 +16,7 @@ const USAGE = `usage: credit402 gateway --upstream URL [options]
                      metricsToken (or CREDIT402_METRICS_TOKEN; no flag, a command line is visible to
                      other users): the bearer token the metrics endpoint asks for, 16-512 characters
   --profile FILE     load a conformance profile (routes and keys)
-  --store KIND       ${STORE_KINDS.join(' | ')} (as \`credit402 serve\`)
+  --store KIND       ${storeKinds().join(' | ')} (as \`credit402 serve\`)
   --port N           listening port (0 picks a free one)
   --host ADDR        listening address
   --stripe-api URL   stripe | http://host:port of a Stripe API (the emulator)
@@ -59,7 +60,7 @@ export async function gatewayCommand(args: string[]): Promise<number | undefined
   try {
     return await gateway(args);
   } catch (error: unknown) {
-    return startFailure('the gateway', USAGE, error);
+    return startFailure('the gateway', usage(), error);
   }
 }
 
@@ -75,7 +76,7 @@ async function gateway(args: string[]): Promise<number | undefined> {
     },
   });
   if (values.help) {
-    console.log(USAGE);
+    console.log(usage());
     return 0;
   }
   const { checkUpstreamMatching, loadGatewayConfig } = await import('../gateway/gateway-config.ts');

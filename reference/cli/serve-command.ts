@@ -8,21 +8,26 @@ import { fileNamesFramework, installedFramework } from '../server/installed-fram
 import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type ServerInjections } from '../server/start-server.ts';
 import type { LogLevel } from '../compose/server-log.ts';
-import { STORE_DESCRIPTORS, STORE_FLAGS } from '../stores/descriptors.ts';
+import { storeDescriptors, storeFlags } from '../stores/descriptors.ts';
 
-/** The usage text of `--store` (each store's line) and of the flags that set store variables. */
-const STORE_USAGE = [
-  `  --store KIND       ${STORE_DESCRIPTORS.map((descriptor) => descriptor.usage).join('\n                     | ')}`,
-  ...STORE_FLAGS.map((flag) => `  --${flag.name} N\n                     ${flag.usage}; or ${flag.variable}`),
-].join('\n');
+/** The usage text of `--store` (each store's line, registered ones too) and of the flags that set store variables. */
+function storeUsage(): string {
+  return [
+    `  --store KIND       ${storeDescriptors().map((descriptor) => descriptor.usage).join('\n                     | ')}`,
+    ...storeFlags().map((flag) => `  --${flag.name} N\n                     ${flag.usage}; or ${flag.variable}`),
+  ].join('\n');
+}
 
 /** The store flags as parseArgs options: each takes a value. */
-const STORE_FLAG_OPTIONS: Record<string, { type: 'string' }> = Object.fromEntries(STORE_FLAGS.map((flag) => [flag.name, { type: 'string' }]));
+function storeFlagOptions(): Record<string, { type: 'string' }> {
+  return Object.fromEntries(storeFlags().map((flag) => [flag.name, { type: 'string' }]));
+}
 
-const USAGE = `usage: credit402 serve [options]
+/** `credit402 serve`'s usage text, with the store kinds known when it is asked for. */
+const usage = (): string => `usage: credit402 serve [options]
   --profile FILE     load a conformance profile (credit402-conformance profile prints one)
   --config FILE      load a JSON configuration (any field of the embedded defaults, see the README)
-${STORE_USAGE}
+${storeUsage()}
   --framework NAME   fastify | express | hono (on @hono/node-server) | http (plain node:http); default: fastify
                      if installed, else express
   --gating MODE      table (default: the gate's route table) | per-route (each gated route declared with the
@@ -62,7 +67,7 @@ export async function serveCommand(args: string[], injected: ServerInjections = 
   try {
     return await serve(args, injected);
   } catch (error: unknown) {
-    return startFailure('the reference server', USAGE, error);
+    return startFailure('the reference server', usage(), error);
   }
 }
 
@@ -75,16 +80,16 @@ async function serve(args: string[], injected: ServerInjections): Promise<number
       framework: { type: 'string' },
       gating: { type: 'string' },
       'log-level': { type: 'string' },
-      ...STORE_FLAG_OPTIONS,
+      ...storeFlagOptions(),
     },
   });
   if (values.help) {
-    console.log(USAGE);
+    console.log(usage());
     return 0;
   }
   // The store flags act as their variables, so that the store's own settings from the environment still apply.
   const given = new Map<string, unknown>(Object.entries(values));
-  const sources = configSources(values, Object.fromEntries(STORE_FLAGS.map((flag) => [flag.variable, stringOf(given.get(flag.name))])));
+  const sources = configSources(values, Object.fromEntries(storeFlags().map((flag) => [flag.variable, stringOf(given.get(flag.name))])));
   const chosen = overrides(values);
   // No framework named (flag, CREDIT402_FRAMEWORK, --config or --profile file): the installed one, not the embedded default.
   if (chosen.framework === undefined && !sources.env.CREDIT402_FRAMEWORK && !fileNamesFramework(values.config) && !fileNamesFramework(values.profile)) {

@@ -1,6 +1,6 @@
 // The server's `store` from the environment and its checks, over the store descriptors (reference/stores/descriptors.ts).
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { STORE_DESCRIPTORS, STORE_KINDS, storeDescriptor, type StoreConfig } from '../stores/descriptors.ts';
+import { storeDescriptor, storeDescriptors, storeKinds } from '../stores/descriptors.ts';
 
 export type { StoreConfig } from '../stores/descriptors.ts';
 
@@ -10,13 +10,13 @@ export type { StoreConfig } from '../stores/descriptors.ts';
  */
 export function storeFromEnv(env: NodeJS.ProcessEnv, current: unknown): unknown {
   const kind = env.CREDIT402_STORE;
-  let store: StoreConfig | undefined;
+  let store: { kind: string } | undefined;
   if (kind !== undefined) {
     const descriptor = storeDescriptor(kind);
-    if (descriptor === undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be ${STORE_KINDS.join(', ')}, got ${kind}`);
+    if (descriptor === undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `CREDIT402_STORE must be ${storeKinds().join(', ')}, got ${kind}`);
     store = descriptor.fromEnv(env, current);
   }
-  const overlay: Record<string, unknown> = Object.assign({}, ...STORE_DESCRIPTORS.map((descriptor) => descriptor.envOverlay?.(env) ?? {}));
+  const overlay: Record<string, unknown> = Object.assign({}, ...storeDescriptors().map((descriptor) => descriptor.envOverlay?.(env) ?? {}));
   const target = store ?? current;
   if (Object.keys(overlay).length > 0 && typeof target === 'object') return { ...target, ...overlay };
   return store;
@@ -30,12 +30,12 @@ function listed(names: readonly string[]): string {
 /** Refuses a field that only other kinds of store take (a descriptor's `exclusiveFields`). */
 function checkExclusiveFields(store: Record<string, unknown>): void {
   const seen = new Set<string>();
-  for (const { exclusiveFields = [] } of STORE_DESCRIPTORS) {
+  for (const { exclusiveFields = [] } of storeDescriptors()) {
     for (const { key, variable } of exclusiveFields) {
       if (seen.has(key)) continue;
       seen.add(key);
       if (store[key] === undefined) continue;
-      const owners = STORE_DESCRIPTORS.filter((descriptor) => descriptor.exclusiveFields?.some((field) => field.key === key)).map((descriptor): string => descriptor.kind);
+      const owners = storeDescriptors().filter((descriptor) => descriptor.exclusiveFields?.some((field) => field.key === key)).map((descriptor): string => descriptor.kind);
       if (owners.includes(String(store.kind))) continue;
       const named = variable === undefined ? `store.${key}` : `store.${key} (${variable})`;
       throw new Credit402ConfigError('ERR_SERVER_CONFIG', `${named} applies to the ${listed(owners)} ${owners.length === 1 ? 'store' : 'stores'}, not ${String(store.kind)}`);
@@ -47,7 +47,7 @@ function checkExclusiveFields(store: Record<string, unknown>): void {
 export function checkStoreConfig(store: unknown): void {
   const fields = (typeof store === 'object' && store !== null ? store : {}) as Record<string, unknown>;
   const descriptor = storeDescriptor(fields.kind);
-  if (descriptor === undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${STORE_KINDS.join(', ')}`);
+  if (descriptor === undefined) throw new Credit402ConfigError('ERR_SERVER_CONFIG', `store.kind must be ${storeKinds().join(', ')}`);
   descriptor.check(fields);
   checkExclusiveFields(fields);
   const { legacyCurrency } = fields;

@@ -1,6 +1,6 @@
 // The conformance control routes: validation, store faults by clientId, records; mounted by both frameworks only when asked.
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 import { ConformanceControl, controlPathTaken, parseFaultSpec, RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';

@@ -1,7 +1,7 @@
 // StoreFaults and withStoreFaults: faults scoped by clientId and operation, skip and count, records as writes, pass-through.
 import { describe, expect, it } from 'vitest';
 import { LateDeductionError } from '../stores/deduction-deadline.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { TransactionRecord } from '../stores/store.ts';
 import { InjectedStoreOutage, StoreFaults, withStoreFaults } from './store-faults.ts';
 

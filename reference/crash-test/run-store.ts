@@ -1,5 +1,5 @@
 // One crash-test run on one store: a child server killed with SIGKILL at random points, restarted, then checked.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +9,9 @@ import { freePort } from 'credit402-stripe-emulator/free-port';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { reconcile } from '../reconcile/reconcile.ts';
 import { buildStore } from '../compose/build-store.ts';
-import { loadServerConfig, type StoreConfig } from '../compose/engine-config.ts';
+import { loadServerConfig } from '../compose/engine-config.ts';
 import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
-import { provisionPostgres } from '../testing/postgres.ts';
-import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
+import { provisionStore, storeFixtureKinds } from '../testing/store-fixtures.ts';
 import { checkInvariants, type Violation } from './invariants.ts';
 import { ledgerFromEvents } from './ledger.ts';
 import { Random } from './random.ts';
@@ -23,13 +22,12 @@ import { newStats, randomBatch, run, type Card, type Operation, type TrafficStat
 
 type KillMode = 'random' | 'after-charge' | 'delay-fault';
 
-/** The stores the crash test runs on. */
-export const CRASH_STORES = ['sqlite', 'redis', 'postgres'] as const;
-export type CrashStore = (typeof CRASH_STORES)[number];
+/** The stores the crash test can run on: those that outlive the server's process. */
+export const CRASH_STORES: readonly string[] = storeFixtureKinds((fixture) => fixture.durable);
 
 /** What one run did and found. */
 export interface StoreReport {
-  store: CrashStore;
+  store: string;
   iterations: number;
   kills: Record<KillMode, number>;
   violations: Violation[];
@@ -46,23 +44,12 @@ export interface StoreReport {
   wallMs: number;
 }
 
-/** The store of one run: a temporary SQLite file, a unique Redis key prefix, or a fresh Postgres schema (DATABASE_URL). */
-async function prepareStore(kind: CrashStore, dir: string): Promise<{ config: StoreConfig; release(): Promise<void> }> {
-  if (kind === 'sqlite') return { config: { kind, path: join(dir, 'crash.db') }, release: async () => {} };
-  if (kind === 'redis') {
-    const redis = { url: redisUrlFromEnv(), keyPrefix: `credit402-crash:${randomUUID()}:` };
-    return { config: { kind, ...redis }, release: async () => void (await deleteKeys(redis.url, redis.keyPrefix)) };
-  }
-  const postgres = await provisionPostgres();
-  return { config: { kind, url: postgres.url, schema: postgres.schema }, release: () => postgres.release() };
-}
-
 /** Runs `iterations` kill-and-recover cycles against `store`; `log` receives progress lines. */
-export async function runCrashTest(kind: CrashStore, iterations: number, seed: number, log: (line: string) => void): Promise<StoreReport> {
+export async function runCrashTest(kind: string, iterations: number, seed: number, log: (line: string) => void): Promise<StoreReport> {
   const started = Date.now();
   const rng = new Random(seed);
   const dir = mkdtempSync(join(tmpdir(), 'credit402-crash-'));
-  const store = await prepareStore(kind, dir).catch((error: unknown) => {
+  const store = await provisionStore(kind).catch((error: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   });

@@ -12,9 +12,9 @@ const config = JSON.parse(readFileSync(configPath, 'utf8')) as ServerConfig;
 
 // Load now what the server would load when it starts (the framework, the store driver), so that a start takes milliseconds.
 await (framework === 'fastify' ? import('../server/fastify-app.ts') : import('../server/express-app.ts'));
-if (config.store.kind === 'sqlite') await import('../stores/sqlite-store.ts');
-if (config.store.kind === 'redis') await import('../stores/redis-store.ts');
-if (config.store.kind === 'postgres') await import('../stores/postgres-store.ts');
+if (config.store.kind === 'sqlite') await import('../stores/sqlite/sqlite-store.ts');
+if (config.store.kind === 'redis') await import('../stores/redis/redis-store.ts');
+if (config.store.kind === 'postgres') await import('../stores/postgres/postgres-store.ts');
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('loaded\n');

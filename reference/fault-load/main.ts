@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { parseStoreList, seedOf } from '../testing/store-list.ts';
 import { tallyStderr, type LogTally } from './server-log-tally.ts';
-import { FAULT_LOAD_STORES, runFaultLoad, type FaultLoadReport, type FaultLoadStore } from './run-fault-load.ts';
+import { FAULT_LOAD_STORES, runFaultLoad, type FaultLoadReport } from './run-fault-load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -13,14 +13,14 @@ const { values } = parseArgs({
     help: { type: 'boolean' },
   },
 });
-const USAGE = 'usage: npm run fault-load -- [--seconds 20] [--workers 24] [--store redis|postgres|all, or a comma list] [--seed N]';
+const USAGE = `usage: npm run fault-load -- [--seconds 20] [--workers 24] [--store ${FAULT_LOAD_STORES.join('|')}|all, or a comma list] [--seed N]`;
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
 const seconds = Number(values.seconds);
 const workers = Number(values.workers);
-const stores = parseStoreList<FaultLoadStore>(values.store, FAULT_LOAD_STORES);
+const stores = parseStoreList(values.store, FAULT_LOAD_STORES);
 if (!(seconds > 0) || !Number.isSafeInteger(workers) || workers < 1 || stores === undefined) {
   console.error(USAGE);
   process.exit(2);

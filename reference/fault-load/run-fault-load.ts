@@ -1,5 +1,5 @@
 // One fault-load run on one store: the reference server behind a faulty link to Redis or PostgreSQL, paid for by retrying clients, then judged.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EmulatorControl, startEmulator } from 'credit402-stripe-emulator';
 import { freePort } from 'credit402-stripe-emulator/free-port';
@@ -10,15 +10,13 @@ import { deriveClientId } from '../protocol/identity.ts';
 import { buildStore } from '../compose/build-store.ts';
 import { loadServerConfig, type StoreConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
-import { provisionPostgres } from '../testing/postgres.ts';
-import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
+import { provisionStore, storeFixtureKinds } from '../testing/store-fixtures.ts';
 import { FaultyLink, type LinkFaults } from './faulty-link.ts';
 import { checkMoney, type MoneyVerdict } from './money-check.ts';
 import { newOperation, runOperation, type LoadClient, type Operation } from './workload.ts';
 
 /** The stores the fault load runs on: those reached over a network link. */
-export const FAULT_LOAD_STORES = ['redis', 'postgres'] as const;
-export type FaultLoadStore = (typeof FAULT_LOAD_STORES)[number];
+export const FAULT_LOAD_STORES: readonly string[] = storeFixtureKinds((fixture) => fixture.network);
 
 /** How long and how hard one run loads its store. */
 export interface FaultLoadOptions {
@@ -29,7 +27,7 @@ export interface FaultLoadOptions {
 
 /** What one run did and found. */
 export interface FaultLoadReport {
-  store: FaultLoadStore;
+  store: string;
   framework: 'fastify' | 'express';
   operations: number;
   firstPayments: number;
@@ -62,39 +60,15 @@ const MAX_ATTEMPTS = 200;
 /** Operations of one run at most: the server's handled route remembers the last 10000 request ids. */
 const MAX_OPERATIONS = 8_000;
 
-/** `url` with its host and port replaced by the link's on loopback: the same server, reached through the link. */
-function throughLink(url: URL, port: number): string {
-  return Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(port) }).toString();
-}
-
-/** The store behind the link: where it is, its config through the link on `port` and direct (the checker's), its clean-up. */
-interface LinkedStore {
-  target: { host: string; port: number };
-  through(port: number): StoreConfig;
-  direct: StoreConfig;
-  release(): Promise<void>;
-}
-
-/** A unique Redis key prefix, or a fresh Postgres schema, for one run. */
-async function prepareStore(kind: FaultLoadStore): Promise<LinkedStore> {
-  if (kind === 'redis') {
-    const url = new URL(redisUrlFromEnv());
-    const keyPrefix = `credit402-fault-load:${randomUUID()}:`;
-    return {
-      target: { host: url.hostname, port: Number(url.port || 6379) },
-      through: (port) => ({ kind, url: throughLink(url, port), keyPrefix }),
-      direct: { kind, url: url.toString(), keyPrefix },
-      release: async () => void (await deleteKeys(url.toString(), keyPrefix)),
-    };
+/** The store behind the link: a fresh one of a kind reached over TCP, whose fixture says where it listens and how to reach it through the link. */
+async function prepareStore(kind: string): Promise<{ target: { host: string; port: number }; through(port: number): StoreConfig; direct: StoreConfig; release(): Promise<void> }> {
+  const provisioned = await provisionStore(kind);
+  const { network } = provisioned;
+  if (network === undefined) {
+    await provisioned.release();
+    throw new Error(`the fault load needs a store reached over TCP; ${kind} is not`);
   }
-  const postgres = await provisionPostgres();
-  const url = new URL(postgres.url);
-  return {
-    target: { host: url.hostname, port: Number(url.port || 5432) },
-    through: (port) => ({ kind, url: throughLink(url, port), schema: postgres.schema }),
-    direct: { kind, url: postgres.url, schema: postgres.schema },
-    release: () => postgres.release(),
-  };
+  return { target: { host: network.host, port: network.port }, through: network.through, direct: provisioned.config, release: () => provisioned.release() };
 }
 
 /** A new card's client: its id as the server derives it (HMAC of the fingerprint, CR-10.1) and a first payment method. */
@@ -119,7 +93,7 @@ async function injectFaults(link: FaultyLink, rng: Random, stopped: () => boolea
 }
 
 /** Runs the fault load on `kind` for `options.seconds`, then lets every operation finish with the faults off and judges the money. */
-export async function runFaultLoad(kind: FaultLoadStore, options: FaultLoadOptions, log: (line: string) => void): Promise<FaultLoadReport> {
+export async function runFaultLoad(kind: string, options: FaultLoadOptions, log: (line: string) => void): Promise<FaultLoadReport> {
   const started = Date.now();
   const rng = new Random(options.seed);
   const store = await prepareStore(kind);
@@ -195,7 +169,7 @@ async function nextOperation(rng: Random, clients: LoadClient[], emulatorUrl: st
   return newOperation(WEATHER, client, { clientId: client.clientId });
 }
 
-function report(store: FaultLoadStore, framework: 'fastify' | 'express', ops: readonly Operation[], faults: LinkFaults, verdict: MoneyVerdict, started: number): FaultLoadReport {
+function report(store: string, framework: 'fastify' | 'express', ops: readonly Operation[], faults: LinkFaults, verdict: MoneyVerdict, started: number): FaultLoadReport {
   const answered: Record<string, number> = {};
   for (const op of ops) {
     const key = op.final === undefined ? 'none' : [op.final.status, op.final.errorCode].filter((part) => part !== undefined).join(' ');

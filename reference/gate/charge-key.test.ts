@@ -1,7 +1,7 @@
 // The charge idempotency key (CR-7.16): one per (store, client, topUps, card, route, top-up, currency), so two deployments never replay each other's charges.
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { CARDS, PUBLISHABLE_KEY, SERVER_SECRET, VISA_PM } from '../testing/decision-fixtures.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { createGate } from './gate.ts';

@@ -2,17 +2,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { applyCredit402 } from '../adapters/node-http.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { applyCredit402 } from '../adapters/node-http/node-http.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { CorsOptions } from './cors.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const processor = untouchableProcessor();
 const gateWith = (cors?: unknown) =>
   createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store: new MemoryStore(),
     processor,
     routes: { 'GET /api/weather': { amount: 500 }, 'POST /api/weather': { amount: 700 } },

@@ -5,6 +5,7 @@ import type { Processor } from '../processor/processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { createGate } from './gate.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const RICH = 'c'.repeat(64);
 const POOR = 'd'.repeat(64);
@@ -22,8 +23,7 @@ async function setUp() {
   const store = new FlakyStore();
   await store.addBalance(RICH, 'usd', 100_000);
   const options = {
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store,
     processor,
     routes: { 'GET /a': { amount: 500, description: 'A' } },

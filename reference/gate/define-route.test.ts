@@ -2,15 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import type { GateEvent } from './events.ts';
 import { createGate } from './gate.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 function setUp() {
   const events: GateEvent[] = [];
   const store = new MemoryStore();
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), hooks: { onEvent: (event) => events.push(event) } });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor: new FakeProcessor(), hooks: { onEvent: (event) => events.push(event) } });
   return { gate, store, events };
 }
 

@@ -3,7 +3,7 @@ import { format } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createErrorLog } from './error-log.ts';
 import { createGate } from './gate.ts';
 

@@ -1,13 +1,14 @@
 // Unit tests of the gate's lifecycle events (`hooks`): each kind once with its fields; a throwing hook changes nothing.
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';
 import { FlakyStore } from '../testing/flaky-store.ts';
 import type { GateEvent } from './events.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import type { Store } from '../stores/store.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CARD = 'pm_card_visa';
 const header = (payload: Record<string, unknown>) => encodeBase64Json({ stripe402Version: 1, ...payload });
@@ -18,8 +19,7 @@ function setUp(overrides: Partial<GateOptions> & { store?: Store; processor?: Fa
   const store = overrides.store ?? new MemoryStore();
   const processor = overrides.processor ?? new FakeProcessor({ cards: { [CARD]: 'fp_visa', pm_card_declined: 'fp_declined' }, ...{} });
   const gate = createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store,
     processor,
     routes: { 'GET /a': { amount: 500 }, 'GET /eur': { amount: 100, currency: 'eur' } },

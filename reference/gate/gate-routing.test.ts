@@ -1,14 +1,14 @@
 // Unit tests of the gate's routing and challenge decisions (no processor call can happen on these paths).
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const processor = untouchableProcessor('on this path');
 
 const gate = createGate({
-  stripePublishableKey: 'pk_test_x',
-  serverSecret: 'x'.repeat(32),
+  ...TEST_GATE_KEYS,
   store: new MemoryStore(),
   processor,
   routes: { 'GET /api/weather': { amount: 500 }, 'HEAD /api/head-only': { amount: 5 } },

@@ -54,10 +54,9 @@ export function settlement(ctx: GateContext, clientId: string, route: GatedRoute
 /** The pauses before the second and the third attempt of a refund whose call failed or timed out, in ms. */
 export const REFUND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
 
-/** A refund that still failed after its last attempt: the client did not get the price back, and an operator should. */
-export class RefundFailedError extends Error {
-  readonly code = 'ERR_REFUND_FAILED';
-  /** The route key whose price was not given back. */
+/** What a refund that did not reach the client tells an operator: the route, the client's tag, the amount and the refund id. */
+export abstract class RefundNotGivenError extends Error {
+  /** The route key whose price stays deducted. */
   readonly route: string;
   /** The client's tag (the first 8 characters of its id: never the bearer credential itself). */
   readonly client: ClientTag;
@@ -66,9 +65,8 @@ export class RefundFailedError extends Error {
   /** The refund's id: a store applies it at most once, so giving it back by hand under this id is safe. */
   readonly refundId: string;
 
-  constructor(route: GatedRoute, given: DeductionRefund, readonly attempts: number, options: { cause: unknown }) {
-    super(`the refund ${given.refundId} of ${given.amount} ${given.currency} units (${route.key}, client ${clientTag(given.clientId)}…) failed ${attempts} times; the client did not get it back`, options);
-    this.name = 'RefundFailedError';
+  constructor(route: GatedRoute, given: DeductionRefund, why: string, options?: { cause: unknown }) {
+    super(`the refund ${given.refundId} of ${given.amount} ${given.currency} units (${route.key}, client ${clientTag(given.clientId)}…) ${why}`, options);
     this.route = route.key;
     this.client = clientTag(given.clientId);
     this.currency = given.currency;
@@ -77,29 +75,27 @@ export class RefundFailedError extends Error {
   }
 }
 
+/** A refund that still failed after its last attempt: the client did not get the price back, and an operator should. */
+export class RefundFailedError extends RefundNotGivenError {
+  readonly code = 'ERR_REFUND_FAILED';
+
+  constructor(route: GatedRoute, given: DeductionRefund, readonly attempts: number, options: { cause: unknown }) {
+    super(route, given, `failed ${attempts} times; the client did not get it back`, options);
+    this.name = 'RefundFailedError';
+  }
+}
+
 /**
  * A refund the store did not apply because the client's retry of the same request id was answered as its repeat first
  * (`superseded`, CR-6.9): the deduction paid for that answer and stands, and nobody owes anything. Reported once per
  * refund (stage `refundOnHandlerError`) so that an operator who counts `refund` events sees why one is missing.
  */
-export class RefundSupersededError extends Error {
+export class RefundSupersededError extends RefundNotGivenError {
   readonly code = 'ERR_REFUND_SUPERSEDED';
-  /** The route key whose price stays deducted. */
-  readonly route: string;
-  /** The client's tag (the first 8 characters of its id). */
-  readonly client: ClientTag;
-  readonly currency: string;
-  readonly units: number;
-  readonly refundId: string;
 
   constructor(route: GatedRoute, given: DeductionRefund, readonly attempts: number) {
-    super(`the refund ${given.refundId} of ${given.amount} ${given.currency} units (${route.key}, client ${clientTag(given.clientId)}…) was not applied: a retry of its request id was answered as the repeat first, so the deduction paid for that answer and stands (CR-6.9)`);
+    super(route, given, 'was not applied: a retry of its request id was answered as the repeat first, so the deduction paid for that answer and stands (CR-6.9)');
     this.name = 'RefundSupersededError';
-    this.route = route.key;
-    this.client = clientTag(given.clientId);
-    this.currency = given.currency;
-    this.units = given.amount;
-    this.refundId = given.refundId;
   }
 }
 

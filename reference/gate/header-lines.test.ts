@@ -1,9 +1,10 @@
 // Unit tests of several `payment` header lines: one comma-joined value, malformed, whatever the lines hold (CR-3.4, CR-13.36).
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const processor = untouchableProcessor('for a malformed header');
 const CLIENT = 'e'.repeat(64);
@@ -12,7 +13,7 @@ describe('several payment header lines', () => {
   it('CR-3.4 CR-13.36 are one malformed value, even when each line alone is a valid payment of a funded client', async () => {
     const store = new MemoryStore();
     await store.addBalance(CLIENT, 'usd', 10_000);
-    const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes: { 'GET /a': { amount: 500 } } });
+    const gate = createGate({ ...TEST_GATE_KEYS, store, processor, routes: { 'GET /a': { amount: 500 } } });
     const spend = encodeBase64Json({ clientId: CLIENT });
     for (const lines of [[spend, spend], [spend, 'e30='], ['e30=', spend], [encodeBase64Json({ paymentMethodId: 'pm_card_visa' }), spend]]) {
       const decision = await gate.handle({ method: 'GET', url: '/a', paymentHeader: lines });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { SERVER_SECRET_MIN_BYTES, validateGateOptions, type GateOptions } from './options.ts';
 
 const processor: Processor = {

@@ -7,7 +7,7 @@ import { MESSAGES } from '../protocol/constants.ts';
 import { StripeProcessor, longestStripeRequestMs } from '../processor/stripe-processor.ts';
 import type { Processor } from '../processor/processor.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { codeOf } from '../testing/error-code.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
@@ -15,6 +15,7 @@ import { ScriptedStore } from '../testing/scripted-store.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { createGate } from './gate.ts';
 import { FALLBACK_LOCK_TTL_MS, PAYMENT_IN_PROGRESS, paymentLockLeaseMs } from './payment-lock.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 /** A MemoryStore that notes the lease of every acquireLock. */
 class LeaseNotingStore extends MemoryStore {
@@ -38,7 +39,7 @@ function processorTaking(longestPaymentMs?: unknown): Processor {
 /** The lease the gate asks for on its first payment. */
 async function leaseOfFirstPayment(processor: Processor, options: { storeTimeoutMs?: number; lockTtlMs?: number } = {}): Promise<number | undefined> {
   const store = new LeaseNotingStore();
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes: { 'GET /api/weather': { amount: 500 } }, ...options });
+  const gate = createGate({ ...TEST_GATE_KEYS, store, processor, routes: { 'GET /api/weather': { amount: 500 } }, ...options });
   const paid = await gate.handle({ method: 'GET', url: '/api/weather', paymentHeader: encodeBase64Json({ stripe402Version: 1, paymentMethodId: 'pm_card' }) });
   expect(paid.action).toBe('serve');
   return store.leases[0];
@@ -54,7 +55,7 @@ describe('the payment lock\'s default lease (issue 34: was 60 s whatever the tim
 
   it('refuses a processor whose longestPaymentMs is no positive number of ms (ERR_PROCESSOR)', () => {
     for (const bad of [0, -1, Number.NaN, '3000', Number.POSITIVE_INFINITY]) {
-      expect(codeOf(() => createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store: new MemoryStore(), processor: processorTaking(bad), routes: {} })), String(bad)).toBe('ERR_PROCESSOR');
+      expect(codeOf(() => createGate({ ...TEST_GATE_KEYS, store: new MemoryStore(), processor: processorTaking(bad), routes: {} })), String(bad)).toBe('ERR_PROCESSOR');
     }
   });
 

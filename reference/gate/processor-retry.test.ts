@@ -1,6 +1,6 @@
 // A first payment whose PaymentIntent creation got no answer, retried by the client: one charge, credited once.
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';

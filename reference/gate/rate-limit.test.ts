@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { PaymentError, type Processor } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import { addressBucket, createRateLimiter, DEFAULT_NEW_PAYMENT_RATE_LIMIT, isPayersFailure, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 function countingProcessor(): Processor & { calls: number } {
   const processor = {
@@ -20,8 +21,7 @@ function countingProcessor(): Processor & { calls: number } {
 
 function gateWith(newPaymentRateLimit: NewPaymentRateLimit | false | undefined, processor = countingProcessor()) {
   const gate = createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store: new MemoryStore(),
     processor,
     routes: { 'GET /api/weather': { amount: 500 } },

@@ -7,6 +7,7 @@ import type { ServeDecision } from './decision.ts';
 import { createGate } from './gate.ts';
 import { REFUND_RETRY_DELAYS_MS, RefundFailedError, RefundSupersededError } from './handler-refund.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'c'.repeat(64);
 const processor = untouchableProcessor();
@@ -29,8 +30,7 @@ async function setUp(faults: StoreFault[]) {
   const reported: { error: unknown; stage: string }[] = [];
   const refunded: unknown[] = [];
   const gate = createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store,
     processor,
     routes: { 'GET /a': { amount: 500 } },

@@ -5,6 +5,7 @@ import { FlakyStore } from '../testing/flaky-store.ts';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from '../testing/untouchable-processor.ts';
+import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
 
 const CLIENT = 'c'.repeat(64);
 const processor = untouchableProcessor();
@@ -15,8 +16,7 @@ async function setUp(refundOnHandlerError: boolean) {
   await store.addBalance(CLIENT, 'usd', 1_000);
   const errors: string[] = [];
   const gate = createGate({
-    stripePublishableKey: 'pk_test_x',
-    serverSecret: 'x'.repeat(32),
+    ...TEST_GATE_KEYS,
     store,
     processor,
     routes: { 'GET /a': { amount: 500 } },

@@ -1,7 +1,7 @@
 // A store whose deduction answer breaks the contract fails closed: 503 of unknown outcome, reported, no handler (CR-8.11).
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { DeductionResult } from '../stores/store.ts';
 import { ALICE, CARDS, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET } from '../testing/decision-fixtures.ts';
 import { FakeProcessor } from '../testing/fake-processor.ts';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from 'redis';
-import { RedisStore } from '../stores/redis-store.ts';
+import { RedisStore } from '../stores/redis/redis-store.ts';
 import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';

@@ -5,7 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import express5 from 'express';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { REPO_ROOT } from '../testing/kit.ts';
 import { loadGatewayConfig } from './gateway-config.ts';
 import { startGateway } from './start-gateway.ts';

@@ -5,7 +5,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { NEAR_MISS } from '../gate/index.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
 import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
 import { startGateway } from './start-gateway.ts';

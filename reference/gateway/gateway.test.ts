@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 import { loadGatewayConfig } from './gateway-config.ts';

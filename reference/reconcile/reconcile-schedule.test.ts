@@ -1,7 +1,7 @@
 // Unit tests of the scheduled reconciliation with a fake processor: runs on the interval, never overlaps, stops cleanly.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Processor, SucceededTopUp } from '../processor/processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { RECONCILE_OVERLAP_MS, scheduleReconcile } from './reconcile-schedule.ts';
 
 const unreachable = (): never => { throw new Error('not used'); };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { topUpMetadata } from '../processor/top-up-metadata.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { type Drift, formatReport, reconcile } from './reconcile.ts';

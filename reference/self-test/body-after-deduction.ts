@@ -2,7 +2,7 @@
 // answered 400 with its price taken (breaks CR-4.7).
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { credit402Middleware } from '../adapters/express.ts';
+import { credit402Middleware } from '../adapters/express/express.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 import type { PaymentResponse } from '../protocol/types.ts';

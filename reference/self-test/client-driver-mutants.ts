@@ -1,20 +1,10 @@
 // The mutant clients of `client-driver.ts --mutant NAME`: wrappers around credit402/client's fetch, storage or callback, never options of the library.
-import type { ClientIdStorage, PaymentDecision, PaymentRequiredInfo } from 'credit402/client';
+import type { ClientIdStorage, PaymentDecision } from 'credit402/client';
+import type { Callback, ClientDriverHooks, Send } from '../client/driver.ts';
 import { decodeBase64Json, encodeBase64Json } from 'credit402/protocol';
 
-/** The underlying fetch a client is given. */
-export type Send = (request: Request) => Promise<Response>;
-/** The on-payment-required callback a client is given. */
-export type Callback = (info: PaymentRequiredInfo) => Promise<PaymentDecision | null>;
-
 /** Where a mutant differs from the correct client (absent: as it is); made anew with every client. */
-export interface MutantHooks {
-  fetch?: (send: Send) => Send;
-  storage?: (storage: ClientIdStorage) => ClientIdStorage;
-  callback?: (callback: Callback) => Callback;
-  /** A new client for every call, over the same storage and the same spending limit. */
-  clientPerCall?: boolean;
-}
+export type MutantHooks = ClientDriverHooks;
 
 /** The decoded `payment` payload of `request`, if it carries a readable one. */
 function payloadOf(request: Request): Record<string, unknown> | undefined {

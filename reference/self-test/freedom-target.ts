@@ -7,7 +7,7 @@ import type { ServerConfig } from '../compose/engine-config.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 import { stripeApiBase } from '../processor/stripe-processor.ts';
 import { demoAnswer, demoRoutes, type DemoRoute } from '../server/demo-routes.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { decideFreedom } from './freedom-gate.ts';
 import { freedomProcessor } from './freedom-processor.ts';
 import { looseRoute } from './freedom-router.ts';

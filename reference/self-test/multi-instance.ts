@@ -9,15 +9,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { freePort } from 'credit402-stripe-emulator/free-port';
-import { redactUrl } from '../stores/redact-url.ts';
 import { KIT_COMMAND, REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
-import { provisionPostgres } from '../testing/postgres.ts';
-import { provisionRedis } from '../testing/redis.ts';
+import { provisionStore, storeFixtureKinds } from '../testing/store-fixtures.ts';
 import { runDirectChecks, type Deployment } from './multi-instance-checks.ts';
 import { startRoundRobin, type RoundRobin } from './round-robin.ts';
 
-const STORES = ['postgres', 'redis', 'sqlite'] as const;
-type StoreKind = (typeof STORES)[number];
+/** The stores several server processes can share. */
+const STORES = storeFixtureKinds((fixture) => fixture.shared);
 
 /**
  * The kit's scenarios that judge a deployment of several instances correctly through a round-robin balancer.
@@ -71,20 +69,11 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-/** The store of the run, fresh: the environment that points a reference server at it. */
-async function prepareStore(kind: StoreKind, dir: string): Promise<{ env: NodeJS.ProcessEnv; label: string }> {
-  if (kind === 'sqlite') {
-    const path = join(dir, 'store.db');
-    return { env: { CREDIT402_SQLITE_PATH: path }, label: `sqlite ${path} (WAL, one file for every instance)` };
-  }
-  if (kind === 'redis') {
-    const redis = await provisionRedis();
-    cleanups.push({ what: `the Redis keys ${redis.keyPrefix}*`, run: () => redis.release() });
-    return { env: { REDIS_URL: redis.url, CREDIT402_REDIS_PREFIX: redis.keyPrefix }, label: `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*` };
-  }
-  const postgres = await provisionPostgres();
-  cleanups.push({ what: `the Postgres schema ${postgres.schema}`, run: () => postgres.release() });
-  return { env: { DATABASE_URL: postgres.url, CREDIT402_PG_SCHEMA: postgres.schema }, label: `postgres ${redactUrl(postgres.url)}, schema ${postgres.schema}` };
+/** The store of the run, fresh (its fixture): the environment that points a reference server at it. */
+async function prepareStore(kind: string): Promise<{ env: NodeJS.ProcessEnv; label: string; serverKind: string }> {
+  const provisioned = await provisionStore(kind);
+  cleanups.push({ what: `the store (${provisioned.label})`, run: () => provisioned.release() });
+  return { env: provisioned.env, label: provisioned.fixture.kind === 'sqlite' ? `${provisioned.label} (WAL, one file for every instance)` : provisioned.label, serverKind: provisioned.fixture.serverKind };
 }
 
 /** Runs the kit with `args`; resolves to its exit code. `onLine` sees (and may rewrite) each line of its stdout before it is printed. */
@@ -140,7 +129,7 @@ interface Instance {
 }
 
 /** Starts reference server number `n` on the run's store; resolves once it answers HTTP. */
-async function startInstance(n: number, store: StoreKind, env: NodeJS.ProcessEnv, profilePath: string, logPath: string): Promise<Instance> {
+async function startInstance(n: number, store: string, env: NodeJS.ProcessEnv, profilePath: string, logPath: string): Promise<Instance> {
   const port = await freePort();
   const args = [...SOURCE_NODE_OPTIONS, join(REPO_ROOT, 'reference/cli.ts'), 'serve', '--store', store, '--framework', 'fastify', '--host', '127.0.0.1', '--port', String(port), '--profile', profilePath, '--conformance-control'];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -209,7 +198,7 @@ async function main(argv: string[]): Promise<number> {
   let keepDir = false;
   cleanups.push({ what: dir, run: () => (keepDir ? say(`instance logs and the kit's reports are kept in ${dir}`) : rmSync(dir, { recursive: true, force: true })) });
 
-  const prepared = await prepareStore(store, dir);
+  const prepared = await prepareStore(store);
   say(`store: ${separate ? `sqlite, one file per instance in ${dir}` : prepared.label}`);
   const profilePath = join(dir, 'profile.json');
   const profile = await writeProfile(profilePath);
@@ -222,8 +211,8 @@ async function main(argv: string[]): Promise<number> {
   const startedServers = Date.now();
   const envOf = (n: number): NodeJS.ProcessEnv => (separate ? { ...env, CREDIT402_SQLITE_PATH: join(dir, `store-${n}.db`) } : env);
   if (separate) say('negative control: each instance has its own SQLite file; the checks and the kit must fail');
-  const first = await startInstance(1, store, envOf(1), profilePath, join(dir, 'instance-1.log'));
-  const others = await Promise.all(Array.from({ length: instances - 1 }, (_, i) => startInstance(i + 2, store, envOf(i + 2), profilePath, join(dir, `instance-${i + 2}.log`))));
+  const first = await startInstance(1, prepared.serverKind, envOf(1), profilePath, join(dir, 'instance-1.log'));
+  const others = await Promise.all(Array.from({ length: instances - 1 }, (_, i) => startInstance(i + 2, prepared.serverKind, envOf(i + 2), profilePath, join(dir, `instance-${i + 2}.log`))));
   const servers = [first, ...others];
   const balancer: RoundRobin = await startRoundRobin({ upstreams: servers.map((server) => server.url), summedPaths: ['/_conformance/handled'] });
   cleanups.push({ what: 'the balancer', run: () => balancer.close() });

@@ -1,13 +1,7 @@
 // The reference server as a kit target on a chosen store, framework and gating: its environment and `--target-cmd`, shared by `npm run conformance` and the history runs.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { bunTargetCommand } from '../testing/bun.ts';
 import { targetCommand } from '../testing/kit.ts';
-import { redactUrl } from '../stores/redact-url.ts';
-import { provisionPostgres } from '../testing/postgres.ts';
-import { provisionRedis } from '../testing/redis.ts';
-import { provisionRedisCluster } from '../testing/redis-cluster.ts';
+import { provisionStore } from '../testing/store-fixtures.ts';
 
 export const STORES = ['sqlite', 'redis', 'memory', 'postgres', 'redis-cluster'] as const;
 export const FRAMEWORKS = ['fastify', 'express', 'express4', 'http', 'hono'] as const;
@@ -28,36 +22,13 @@ export async function referenceTarget(store: (typeof STORES)[number], framework:
   if (runtime === 'bun' && store === 'sqlite') throw new Error('--runtime bun cannot run the SQLite store: better-sqlite3 is a Node addon, which Bun does not load; use --store memory, redis or postgres');
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of PROFILE_OVERRIDES) delete env[name];
-  const releases: Array<() => Promise<void> | void> = [];
-  let label: string = store;
-  if (store === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'credit402-conformance-'));
-    releases.push(() => rmSync(dir, { recursive: true, force: true }));
-    env.CREDIT402_SQLITE_PATH = join(dir, 'conformance.db');
-    label = `sqlite ${env.CREDIT402_SQLITE_PATH}`;
-  } else if (store === 'redis') {
-    const redis = await provisionRedis();
-    releases.push(() => redis.release());
-    env.REDIS_URL = redis.url;
-    env.CREDIT402_REDIS_PREFIX = redis.keyPrefix;
-    label = `redis ${redis.url} (${redis.source}), keys ${redis.keyPrefix}*`;
-  } else if (store === 'redis-cluster') {
-    const cluster = await provisionRedisCluster();
-    releases.push(() => cluster.release());
-    env.CREDIT402_REDIS_CLUSTER = cluster.nodes.join(',');
-    env.CREDIT402_REDIS_PREFIX = cluster.keyPrefix;
-    label = `redis cluster ${env.CREDIT402_REDIS_CLUSTER} (${cluster.source}), keys ${cluster.keyPrefix}*`;
-  } else if (store === 'postgres') {
-    const postgres = await provisionPostgres();
-    releases.push(() => postgres.release());
-    env.DATABASE_URL = postgres.url;
-    env.CREDIT402_PG_SCHEMA = postgres.schema;
-    label = `postgres ${redactUrl(postgres.url)}, schema ${postgres.schema}`;
-  }
+  const provisioned = await provisionStore(store);
+  Object.assign(env, provisioned.env);
+  const { label, fixture } = provisioned;
   // The kit sets CREDIT402_PROFILE, PORT and STRIPE_API_BASE; the shell expands them.
   // Express 4 comes from the repository's `express4` alias, through a self-test entry (the library ships no Express 4 import).
   const [entry, name] = framework === 'express4' ? ['reference/self-test/serve-express4.ts', 'express'] : ['reference/cli.ts', framework];
   const serve = runtime === 'bun' ? bunTargetCommand : targetCommand;
-  const command = `${serve(entry, ['serve', '--store', store === 'redis-cluster' ? 'redis' : store, '--framework', name, '--gating', gating, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
-  return { env, command, label, release: async () => { for (const release of releases.reverse()) await release(); } };
+  const command = `${serve(entry, ['serve', '--store', fixture.serverKind, '--framework', name, '--gating', gating, '--host', '127.0.0.1', '--conformance-control'])} --profile "$CREDIT402_PROFILE" --port "$PORT"`;
+  return { env, command, label, release: () => provisioned.release() };
 }

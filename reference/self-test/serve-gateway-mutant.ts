@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadGatewayConfig, type GatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 
 /** The gateway's upstream timeout: the kit's stalled upstream is answered 504 well within the kit's wait (`--upstream-timeout-ms` sets another). */

@@ -1,7 +1,7 @@
 // Serves the reference server over a doctored memory store with the conformance control routes (store faults, records), optionally refunding failed handlers: a broken target for the kit's history runner.
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 
 /** How the mutant is served beside its store. */

@@ -5,7 +5,7 @@ import { StripeProcessor, stripeApiBase } from '../processor/stripe-processor.ts
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Store } from '../stores/store.ts';
 
 /** A running store mutant. */

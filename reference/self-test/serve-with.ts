@@ -5,7 +5,7 @@ import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from '../
 import { demoRoutes } from '../server/demo-routes.ts';
 import { buildFastifyApp } from '../server/fastify-app.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createWebhookHandler, DEFAULT_WEBHOOK_PATH, type WebhookHandler } from '../webhooks/webhook-handler.ts';
 
 /** How the target differs from the reference. */

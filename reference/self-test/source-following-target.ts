@@ -1,7 +1,7 @@
 // A target that follows the stripe402 source and takes every point it leaves open differently from credit402: the reference gate, wrapped.
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { credit402Fastify } from '../adapters/fastify.ts';
+import { credit402Fastify } from '../adapters/fastify/fastify.ts';
 import type { Gate, GateDecision, GateRequest } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';

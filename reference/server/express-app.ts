@@ -1,9 +1,9 @@
 // The reference server on Express: the credit402 middleware in front of the demo routes, the handled route and the control routes.
 import express5, { type Express } from 'express';
-import { credit402Middleware } from '../adapters/express.ts';
+import { credit402Middleware } from '../adapters/express/express.ts';
 import type { Gate } from '../gate/index.ts';
 import { trustFunction } from '../adapters/client-address.ts';
-import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { credit402WebhookMiddleware } from '../adapters/express/express-webhook.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type AppOptions, type DemoRoute } from './demo-routes.ts';
@@ -27,6 +27,20 @@ export function mountControl(app: Express, control: ConformanceControl, express:
   }
 }
 
+/**
+ * A new Express app as both gatings build it: no `x-powered-by`, the client's address (`req.ip`, which the gate's rate
+ * limit counts by) following the configured trustProxy, and routing exactly as the gate matches (spec CR-4.9): no case
+ * folding, no trailing-slash tolerance.
+ */
+export function newExpressApp(express: ExpressModule, options: Pick<AppOptions, 'trustProxy'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustFunction(options.trustProxy));
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  return app;
+}
+
 /** What an Express app is built with besides the gate and its routes: {@link AppOptions} and the Express module. */
 export interface ExpressAppOptions extends AppOptions {
   /** The Express module to build with (default: the installed `express`; the self-test passes Express 4). */
@@ -41,13 +55,7 @@ export interface ExpressAppOptions extends AppOptions {
  */
 export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], options: ExpressAppOptions = {}): Express {
   const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  // The client's address (`req.ip`, which the gate's rate limit counts by) follows the configured trustProxy.
-  app.set('trust proxy', trustFunction(options.trustProxy));
-  // Route exactly as the gate matches (spec CR-4.9): no case folding, no trailing-slash tolerance.
-  app.set('case sensitive routing', true);
-  app.set('strict routing', true);
+  const app = newExpressApp(express, options);
   app.use(credit402Middleware(gate));
   if (webhook) app.post(webhook.path, express.raw({ type: () => true, limit: '1mb' }), credit402WebhookMiddleware(webhook.handler));
   const bareWildcard = takesBareWildcard(express);

@@ -1,14 +1,13 @@
 // The reference server on Express with per-route gating: each gated demo route carries `credit402.route(price)`, Express's router decides what matched.
 import express5, { type Express, type RequestHandler } from 'express';
-import { credit402Express } from '../adapters/express-route.ts';
+import { credit402Express } from '../adapters/express/express-route.ts';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Gate } from '../gate/index.ts';
-import { trustFunction } from '../adapters/client-address.ts';
 import type { PaymentResponse, RouteConfig } from '../protocol/types.ts';
-import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { credit402WebhookMiddleware } from '../adapters/express/express-webhook.ts';
 import { demoAnswer, mountsHandledRoute, paramsOf, type DemoRoute } from './demo-routes.ts';
 import { expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
-import { mountControl, type ExpressAppOptions } from './express-app.ts';
+import { mountControl, newExpressApp, type ExpressAppOptions } from './express-app.ts';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
 
@@ -31,12 +30,7 @@ function declareRoute(app: Express, method: string, path: string, handlers: Requ
  */
 export function buildExpressPerRouteApp(gate: Gate, routes: readonly DemoRoute[], prices: Readonly<Record<string, RouteConfig>>, options: ExpressAppOptions = {}): Express {
   const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  // The client's address (`req.ip`, which the gate's rate limit counts by) follows the configured trustProxy.
-  app.set('trust proxy', trustFunction(options.trustProxy));
-  app.set('case sensitive routing', true);
-  app.set('strict routing', true);
+  const app = newExpressApp(express, options);
   const credit402 = credit402Express(gate);
   app.use(credit402.targetGuard());
   if (webhook) app.post(webhook.path, express.raw({ type: () => true, limit: '1mb' }), credit402WebhookMiddleware(webhook.handler));

@@ -1,11 +1,11 @@
 // The reference server on Fastify: the credit402 plugin in front of the demo routes, the handled route and the control routes.
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
-import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify.ts';
+import { credit402Fastify, credit402FrameworkErrors } from '../adapters/fastify/fastify.ts';
 import type { Gate } from '../gate/index.ts';
 import { trustFunction } from '../adapters/client-address.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import { credit402WebhookFastify } from '../webhooks/fastify-webhook.ts';
-import { mountControlFastify } from '../conformance-control/fastify-control.ts';
+import { credit402WebhookFastify } from '../adapters/fastify/fastify-webhook.ts';
+import { mountControlFastify } from '../adapters/fastify/fastify-control.ts';
 import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute } from './demo-routes.ts';
 import { fastifyErrorAnswers, fastifyErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { applyTargetReading } from '../adapters/node-http.ts';
+import { applyTargetReading } from '../adapters/node-http/node-http.ts';
 
 /**
  * A node:http server (not listening yet) answering with `app.fetch`. Before `@hono/node-server` builds the `Request`,

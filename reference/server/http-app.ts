@@ -1,9 +1,9 @@
 // The reference server on plain node:http: the credit402 node:http adapter in front of a tiny router that matches as the gate does.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { applyCredit402, createClientAddressReader, type GateIncomingMessage } from '../adapters/node-http.ts';
+import { applyCredit402, createClientAddressReader, type GateIncomingMessage } from '../adapters/node-http/node-http.ts';
 import { createRouteTable, type Gate, routePatternParams, type RouteTable } from '../gate/index.ts';
 import type { PaymentResponse } from '../protocol/types.ts';
-import { credit402WebhookMiddleware } from '../webhooks/express-webhook.ts';
+import { credit402WebhookMiddleware } from '../adapters/express/express-webhook.ts';
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { demoAnswer, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { errorBody, expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';

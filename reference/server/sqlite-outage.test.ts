@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import { OUTCOME_UNKNOWN } from '../gate/store-outcome.ts';
-import { SqliteStore } from '../stores/sqlite-store.ts';
+import { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
 import { holdWriteLock, watchEventLoop } from '../testing/sqlite-lock.ts';

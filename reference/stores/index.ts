@@ -2,7 +2,7 @@
 // their own (`credit402/stores/sqlite`, `credit402/stores/redis`, `credit402/stores/postgres`), so that only the driver in use has to be installed.
 export type * from './store.ts';
 export { REFUND_ID_TTL_MS } from './store.ts';
-export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
+export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.ts';
 export { GuardedStore, type GuardedStoreOptions } from './guarded-store.ts';
 export type { StoreBackend, BackendDeduction, BackendRefund } from './store-backend.ts';
 export { withStoreDeadlines, StoreTimeoutError, DEFAULT_STORE_TIMEOUT_MS } from './store-deadline.ts';

@@ -1,7 +1,7 @@
 // Unit tests of the store deadline wrapper: a call that does not answer in time rejects, a late lease is given back.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from './memory-store.ts';
+import { MemoryStore } from './memory/memory-store.ts';
 import type { Store } from './store.ts';
 import { StoreTimeoutError, withDeadline, withStoreDeadlines } from './store-deadline.ts';
 

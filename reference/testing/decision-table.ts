@@ -4,7 +4,7 @@ import { createGate, type GateDecision, type GateOptions, type ServeOutcome } fr
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
 import type { PaymentRequiredResponse, PaymentResponse, RouteConfig } from '../protocol/types.ts';
 import type { ChargeRequest } from '../processor/processor.ts';
-import type { MemoryStore } from '../stores/memory-store.ts';
+import type { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { TopUpCredit, TransactionRecord } from '../stores/store.ts';
 import { CARDS, MASTERCARD_FINGERPRINT, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET, VISA_FINGERPRINT } from './decision-fixtures.ts';
 import { FakeProcessor, type FakeProcessorSetup, type ProcessorMethod } from './fake-processor.ts';

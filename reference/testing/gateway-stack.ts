@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { loadGatewayConfig, type GatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway, type RunningGateway } from '../gateway/start-gateway.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 
 /** The price of every gated route of the test gateways, in units. */
 export const PRICE = 500;

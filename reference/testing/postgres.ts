@@ -1,8 +1,8 @@
 // Test helper: the PostgreSQL of a test run (DATABASE_URL, else the local default), a fresh schema per run, dropped after.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { DEFAULT_POSTGRES_URL } from '../stores/postgres-options.ts';
-import { quoteIdentifier } from '../stores/postgres-schema.ts';
+import { DEFAULT_POSTGRES_URL } from '../stores/postgres/postgres-options.ts';
+import { quoteIdentifier } from '../stores/postgres/postgres-schema.ts';
 
 /** The server a run uses: DATABASE_URL, else `postgres://postgres@127.0.0.1:5432/postgres`. */
 export function postgresUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string {

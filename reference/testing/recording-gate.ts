@@ -1,8 +1,9 @@
 // A gate over a memory store and a processor that record every call: for tests that prove a request had no effect.
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { untouchableProcessor } from './untouchable-processor.ts';
+import { TEST_GATE_KEYS } from './test-gate-keys.ts';
 
 /** A gate whose store and processor record every call (`store.deductBalance`, `processor.charge`…); the processor refuses all. */
 export async function recordingGate(
@@ -24,5 +25,5 @@ export async function recordingGate(
     },
   });
   const processor = untouchableProcessor('in this test', (method) => calls.push(`processor.${method}`));
-  return { gate: createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor, routes, onError: () => {} }), calls };
+  return { gate: createGate({ ...TEST_GATE_KEYS, store, processor, routes, onError: () => {} }), calls };
 }

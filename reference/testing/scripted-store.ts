@@ -1,5 +1,5 @@
 // Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Deduction, DeductionRefund, RepeatConfirmation, Store, TopUpCredit, TopUpReversal, TransactionRecord } from '../stores/store.ts';
 
 /** The store methods a wrapper can script. */

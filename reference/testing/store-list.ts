@@ -5,7 +5,7 @@
  * when it names none or names one that is not in `known`.
  */
 export function parseStoreList<S extends string>(value: string, known: readonly S[], aliases: Readonly<Record<string, readonly string[]>> = {}): S[] | undefined {
-  const expand = (name: string): readonly string[] => (name === 'all' ? known : (aliases[name] ?? [name]));
+  const expand = (name: string): readonly string[] => aliases[name] ?? (name === 'all' ? known : [name]);
   const named = [...new Set(value.split(',').flatMap((item) => expand(item.trim())))];
   const stores = named.filter((name): name is S => (known as readonly string[]).includes(name));
   return stores.length > 0 && stores.length === named.length ? stores : undefined;

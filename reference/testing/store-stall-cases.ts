@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { FreezingProxy } from './freezing-proxy.ts';
 import type { Deduction, Store } from '../stores/store.ts';
-import { deductionRecord, newClientId, newRefundId, newRequestId } from '../stores/store-conformance-helpers.ts';
+import { deductionRecord, newClientId, newRefundId, newRequestId } from '../stores/conformance/store-conformance-helpers.ts';
 import { StoreTimeoutError, withStoreDeadlines } from '../stores/store-deadline.ts';
 
 /** A store reached through `proxy` (`stalled`) and the same storage reached directly (`direct`). */

@@ -3,7 +3,7 @@ import { createCredit402, createCredit402Webhooks } from '../credit402.ts';
 import { credit402Handler, credit402Payment, type FetchHandler } from '../adapters/fetch/fetch-handler.ts';
 import { credit402WebhookHandler } from '../adapters/fetch/webhook.ts';
 import { stripeApiBase } from '../processor/stripe-processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 
 /** The Worker's bindings (`bindings` in its workerd configuration). */
 interface Env {

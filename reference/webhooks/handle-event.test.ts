@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ProcessorEvent } from '../processor/processor.ts';
 import { normalizeStripeEvent } from '../processor/stripe-events.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { applyProcessorEvent, OTHER_STORE } from './handle-event.ts';
 
 const CLIENT = 'd'.repeat(64);

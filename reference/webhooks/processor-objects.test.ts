@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievedCharge, RetrievedDispute, RetrievedPaymentIntent } from '../processor/processor.ts';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { signPayload } from 'credit402-stripe-emulator';
 import { createWebhookHandler } from './webhook-handler.ts';
 

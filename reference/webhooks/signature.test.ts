@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RetrievedPaymentIntent } from '../processor/processor.ts';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createWebhookHandler, type WebhookHandler } from './webhook-handler.ts';
 
 const SECRET = 'whsec_credit402signaturetests';

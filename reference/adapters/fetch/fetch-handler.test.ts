@@ -1,13 +1,10 @@
 // The fetch-handler adapter (`credit402/fetch`): a whole fetch app gated by the table, one route priced per route (Next.js style), on real sockets through @hono/node-server and called as plain functions.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate } from '../../gate/index.ts';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
-import { MemoryStore } from '../../stores/memory-store.ts';
-import { FakeProcessor } from '../../testing/fake-processor.ts';
+import { fundedGate } from '../../testing/funded-gate.ts';
+import { localServers } from '../../testing/listen-local.ts';
 import { rawRequest } from '../../testing/raw-request.ts';
 import { credit402Handler, credit402Payment, credit402Settle, withCredit402, type FetchHandler } from './fetch-handler.ts';
 
@@ -23,14 +20,7 @@ const ROUTES: Record<string, RouteConfig> = {
 };
 
 /** A gate over a memory store where the client has 10000 units. */
-async function setUp(routes: Record<string, RouteConfig> | undefined = ROUTES, refundOnHandlerError = false) {
-  const store = new MemoryStore();
-  await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, refundOnHandlerError, onError: () => {} });
-  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
-  const resources = async () => ((await store.listTransactions?.(CLIENT)) ?? []).map((record) => ('resource' in record ? record.resource : record.type));
-  return { gate, store, balance, resources };
-}
+const setUp = (routes: Record<string, RouteConfig> | undefined = ROUTES, refundOnHandlerError = false) => fundedGate(CLIENT, routes, { refundOnHandlerError });
 
 /** The demo app behind the gate: answers its path and the payment it saw; `/api/throws` throws, `/api/fails` answers 500. */
 function app(ran: string[]): FetchHandler {
@@ -49,18 +39,10 @@ function app(ran: string[]): FetchHandler {
   };
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
+const servers = localServers();
+afterEach(servers.closeAll);
 /** Serves `handler` on a real socket through @hono/node-server (which hands it `{ incoming }`, the target as received). */
-async function listen(handler: FetchHandler): Promise<string> {
-  const server = createServer(getRequestListener(handler));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (handler: FetchHandler): Promise<string> => servers.listen(getRequestListener(handler));
 
 const decoded = (header: string | null | undefined) => {
   const value = decodeBase64Json(String(header));

@@ -1,15 +1,13 @@
 // The Hono middleware (`credit402/hono`): table and per-route gating on a real socket through @hono/node-server, failing handlers, bodies and ambiguous targets.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { type Handler, Hono } from 'hono';
 import { validator } from 'hono/validator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGate, type Gate } from '../../gate/index.ts';
+import type { Gate } from '../../gate/index.ts';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
-import { MemoryStore } from '../../stores/memory-store.ts';
-import { FakeProcessor } from '../../testing/fake-processor.ts';
+import { fundedGate } from '../../testing/funded-gate.ts';
+import { localServers } from '../../testing/listen-local.ts';
 import { rawRequest } from '../../testing/raw-request.ts';
 import { credit402Hono, type Credit402HonoOptions } from './hono.ts';
 
@@ -17,27 +15,12 @@ const CLIENT = 'd'.repeat(64);
 const SPEND = encodeBase64Json({ clientId: CLIENT });
 
 /** A gate (table `routes` when given) over a memory store where the client has 10000 units. */
-async function setUp(routes?: Record<string, RouteConfig>, refundOnHandlerError = false) {
-  const store = new MemoryStore();
-  await store.addBalance(CLIENT, 'usd', 10_000);
-  const gate = createGate({ stripePublishableKey: 'pk_test_x', serverSecret: 'x'.repeat(32), store, processor: new FakeProcessor(), routes, refundOnHandlerError, onError: () => {} });
-  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
-  const resources = async () => ((await store.listTransactions?.(CLIENT)) ?? []).map((record) => ('resource' in record ? record.resource : record.type));
-  return { gate, balance, resources };
-}
+const setUp = (routes?: Record<string, RouteConfig>, refundOnHandlerError = false) => fundedGate(CLIENT, routes, { refundOnHandlerError });
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
+const servers = localServers();
+afterEach(servers.closeAll);
 /** Serves the app on a real socket through @hono/node-server. */
-async function listen(app: Hono): Promise<string> {
-  const server = createServer(getRequestListener(app.fetch));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (app: Hono): Promise<string> => servers.listen(getRequestListener(app.fetch));
 
 const decoded = (header: string | null | undefined) => {
   const value = decodeBase64Json(String(header));
