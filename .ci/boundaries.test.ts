@@ -56,7 +56,7 @@ describe('import boundaries', () => {
   it('keeps the layers of reference/: an import runs down, never up or to a sibling; tests and test tooling aside', () => {
     expect(check('reference/compose/engine.ts', '../server/start-server.ts')).toMatch(/reference\/compose must not import from the higher layer reference\/server/);
     expect(check('reference/gateway/start-gateway.ts', '../cli/serve-command.ts')).toMatch(/higher layer reference\/cli/);
-    expect(check('reference/adapters/webhooks-entry.ts', '../adapters/fastify-plugin-type.ts')).toMatch(/higher layer reference\/adapters/);
+    expect(check('reference/webhooks/webhook-handler.ts', '../adapters/fastify/fastify-plugin-type.ts')).toMatch(/higher layer reference\/adapters/);
     expect(check('reference/credit402.ts', './compose/engine.ts')).toMatch(/higher layer reference\/compose/);
     expect(check('reference/server/start-server.ts', '../compose/engine.ts')).toBeUndefined();
     expect(check('reference/gateway/start-gateway.ts', '../server/demo-routes.ts')).toMatch(/must not import from its sibling reference\/server/);
