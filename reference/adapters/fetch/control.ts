@@ -1,6 +1,6 @@
 // The conformance control routes (store faults, records) as a fetch handler, for Web-standard servers: any body read as text, which the control validates.
 import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceControl } from '../../conformance-control/conformance-control.ts';
-import { BodyTooLargeError, jsonResponse, readLimitedBody } from './read-body.ts';
+import { bodyWithin, jsonResponse } from './read-body.ts';
 import { urlTarget } from './request-facts.ts';
 
 /** The paths the control routes answer (`/_conformance/store-faults`, `/_conformance/records`). */
@@ -12,13 +12,8 @@ export const CONTROL_PATHS: readonly string[] = [STORE_FAULTS_PATH, RECORDS_PATH
  */
 export function controlFetchHandler(control: ConformanceControl): (request: Request) => Promise<Response> {
   return async (request) => {
-    let raw: Uint8Array;
-    try {
-      raw = await readLimitedBody(request, CONTROL_BODY_LIMIT);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: 'Payload Too Large' });
-      throw error;
-    }
+    const raw = await bodyWithin(request, CONTROL_BODY_LIMIT);
+    if (raw instanceof Response) return raw;
     const body = raw.byteLength === 0 ? undefined : new TextDecoder().decode(raw);
     const answer = await control.handle({ method: request.method, url: urlTarget(request.url), ...(body === undefined ? {} : { body }) });
     return jsonResponse(answer.status, answer.body, answer.headers);

@@ -32,6 +32,16 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
   return body;
 }
 
+/** The request's body bytes, or the 413 answer of a body over `limit`: what the webhook and control handlers read. */
+export async function bodyWithin(request: Request, limit: number): Promise<Uint8Array | Response> {
+  try {
+    return await readLimitedBody(request, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: 'Payload Too Large' });
+    throw error;
+  }
+}
+
 /** A JSON answer with `status`. */
 export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });

@@ -1,7 +1,7 @@
 // The Stripe webhook endpoint as a fetch handler: hands the raw body (the signature covers its bytes) to the webhook engine.
 import { Buffer } from 'node:buffer';
 import type { WebhookHandler } from '../../webhooks/webhook-handler.ts';
-import { BodyTooLargeError, jsonResponse, readLimitedBody } from './read-body.ts';
+import { bodyWithin, jsonResponse } from './read-body.ts';
 
 /** The largest webhook delivery read, as the other adapters' raw-body parsers take it (1 MiB). */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -15,13 +15,8 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  */
 export function credit402WebhookHandler(handler: WebhookHandler): (request: Request) => Promise<Response> {
   return async (request) => {
-    let body: Uint8Array;
-    try {
-      body = await readLimitedBody(request, WEBHOOK_BODY_LIMIT);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: 'Payload Too Large' });
-      throw error;
-    }
+    const body = await bodyWithin(request, WEBHOOK_BODY_LIMIT);
+    if (body instanceof Response) return body;
     const result = await handler.handle(Buffer.from(body.buffer, body.byteOffset, body.byteLength), request.headers.get('stripe-signature') ?? undefined);
     return jsonResponse(result.status, result.body);
   };
