@@ -100,3 +100,19 @@ export async function expectPaidThenSpent(emulatorUrl: string, base: string, spe
   expect(spentReceipt.chargeId).toBeUndefined();
   return { paid, spent };
 }
+
+/**
+ * The weather example's whole contract at `base`: the money path of {@link expectPaidThenSpent} with the handler's
+ * bodies (temperature 21, the credits left), and `/health` free (200, no payment-response); resolves to the free
+ * answer, body unread.
+ */
+export async function expectWeatherExample(emulatorUrl: string, base: string, spendPath?: string): Promise<Response> {
+  const { paid, spent } = await expectPaidThenSpent(emulatorUrl, base, spendPath);
+  expect(await paid.json()).toEqual({ temperature: 21, creditsRemaining: 49_500 });
+  expect(await spent.json()).toEqual({ temperature: 21, creditsRemaining: 49_000 });
+
+  const free = await fetch(`${base}/health`);
+  expect(free.status).toBe(200);
+  expect(free.headers.get('payment-response')).toBeNull();
+  return free;
+}

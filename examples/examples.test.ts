@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { KIT_COMMAND, SOURCE_NODE_OPTIONS, targetCommand } from '../reference/testing/kit.ts';
-import { EXAMPLES, expectPaidThenSpent, KEYS, listeningUrl, useExampleProcesses } from './example-processes.ts';
+import { EXAMPLES, expectPaidThenSpent, expectWeatherExample, KEYS, listeningUrl, useExampleProcesses } from './example-processes.ts';
 
 const ROOT = join(EXAMPLES, '..');
 const processes = useExampleProcesses();
@@ -28,13 +28,7 @@ describe.each(['fastify-per-route.mjs', 'express.mjs', 'node-http.mjs'])('exampl
   it('answers 402, is paid by card, then serves from the balance; free routes stay free', async () => {
     const base = await listeningUrl(run(file, ['0']));
 
-    const { paid, spent } = await expectPaidThenSpent(processes.emulator.url, base);
-    expect(await paid.json()).toEqual({ temperature: 21, creditsRemaining: 49_500 });
-    expect(await spent.json()).toEqual({ temperature: 21, creditsRemaining: 49_000 });
-
-    const free = await fetch(`${base}/health`);
-    expect(free.status).toBe(200);
-    expect(free.headers.get('payment-response')).toBeNull();
+    await expectWeatherExample(processes.emulator.url, base);
   });
 });
 
