@@ -7,7 +7,7 @@ const conditions = ['credit402-source', 'module', 'node', 'development|productio
 export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
-    include: ['reference/**/*.test.ts', 'harness/**/*.test.ts', 'emulator/**/*.test.ts', 'schemas/**/*.test.ts', 'bench/**/*.test.ts', '.ci/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['reference/**/*.test.ts', 'tooling/**/*.test.ts', 'harness/**/*.test.ts', 'emulator/**/*.test.ts', 'schemas/**/*.test.ts', 'bench/**/*.test.ts', '.ci/**/*.test.ts', 'examples/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

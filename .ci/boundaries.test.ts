@@ -17,14 +17,14 @@ describe('import boundaries', () => {
 
   it('keeps the kit and the library apart', () => {
     expect(check('reference/server/x.ts', '../../harness/world/world.ts')).toMatch(/reference\/ must not import from harness\//);
-    expect(check('reference/testing/x.ts', 'credit402-conformance')).toMatch(/must not import the package credit402-conformance/);
+    expect(check('tooling/testing/x.ts', 'credit402-conformance')).toMatch(/must not import the package credit402-conformance/);
     expect(check('harness/world/x.ts', '../../reference/gate/gate.ts')).toMatch(/harness\/ must not import from reference\//);
     expect(check('harness/world/x.ts', 'credit402')).toMatch(/must not import the package credit402$/);
   });
 
   it('reaches the emulator only as a package, and the emulator reaches neither', () => {
-    expect(check('reference/testing/x.ts', '../../emulator/index.ts')).toMatch(/import the package credit402-stripe-emulator/);
-    expect(check('reference/testing/x.ts', 'credit402-stripe-emulator')).toBeUndefined();
+    expect(check('tooling/testing/x.ts', '../../emulator/index.ts')).toMatch(/import the package credit402-stripe-emulator/);
+    expect(check('tooling/testing/x.ts', 'credit402-stripe-emulator')).toBeUndefined();
     expect(check('emulator/x.ts', '../reference/protocol/units.ts')).toMatch(/emulator\/ must not import from reference\//);
     expect(check('emulator/x.ts', '../spec/currencies.json')).toBeUndefined();
   });
@@ -41,7 +41,7 @@ describe('import boundaries', () => {
     expect(check('reference/adapters/koa.ts', '../gate/request-target.ts')).toMatch(entry);
     expect(check('reference/server/x.ts', '../gate/route-pattern.ts')).toMatch(entry);
     expect(check('reference/credit402.ts', './gate/gate.ts')).toMatch(entry);
-    expect(check('reference/self-test/deep/x.ts', '../../gate/decision.ts')).toMatch(entry);
+    expect(check('reference/server/deep/x.ts', '../../gate/decision.ts')).toMatch(entry);
     expect(check('reference/adapters/x.ts', '../adapters/../gate/cors.ts')).toMatch(entry);
     expect(check('reference/adapters/koa.ts', '../gate/index.ts')).toBeUndefined();
     expect(check('reference/credit402.ts', './gate/index.ts')).toBeUndefined();
@@ -63,7 +63,7 @@ describe('import boundaries', () => {
     expect(check('reference/cli/reconcile-command.ts', '../reconcile/reconcile.ts')).toBeUndefined();
     expect(check('reference/cli.ts', './cli/serve-command.ts')).toBeUndefined();
     expect(check('reference/compose/engine.test.ts', '../server/start-server.ts')).toBeUndefined();
-    expect(check('reference/testing/reference-stack.ts', '../server/start-server.ts')).toBeUndefined();
+    expect(check('tooling/testing/reference-stack.ts', 'credit402/internal/server/start-server')).toBeUndefined();
   });
 
   it('keeps the Web-standard adapters (reference/adapters/fetch/) a layer of their own, above the metrics', () => {
@@ -77,17 +77,20 @@ describe('import boundaries', () => {
   });
 
   it('refuses shipped code that imports the test tooling, its own package by name, or a computed specifier', () => {
-    expect(check('reference/server/x.ts', '../testing/fake-processor.ts')).toMatch(/must not import the test tooling reference\/testing/);
-    expect(check('reference/gate/x.ts', '../self-test/history.ts')).toMatch(/test tooling reference\/self-test/);
-    expect(check('reference/self-test/x.ts', '../testing/kit.ts')).toBeUndefined();
+    expect(check('reference/server/x.ts', 'credit402-tooling/testing/fake-processor')).toMatch(/must not import the test tooling credit402-tooling/);
+    expect(check('reference/gate/x.ts', '../../tooling/self-test/history.ts')).toMatch(/reference\/ must not import from tooling\/ by path .*import the package credit402-tooling/);
+    expect(check('reference/gate/x.test.ts', 'credit402-tooling/testing/fake-processor')).toBeUndefined();
+    expect(check('tooling/self-test/x.ts', '../testing/kit.ts')).toBeUndefined();
+    expect(check('tooling/self-test/x.ts', '../../reference/server/start-server.ts')).toMatch(/tooling\/ must not import from reference\/ by path .*import the package credit402/);
+    expect(check('tooling/self-test/x.ts', 'credit402/internal/gate/spend')).toMatch(/through credit402\/gate/);
     expect(check('reference/server/x.ts', 'credit402/stores')).toMatch(/imports its own package credit402 by name/);
     expect(check('harness/world/x.ts', 'credit402-conformance')).toMatch(/imports its own package credit402-conformance/);
     expect(check('reference/server/x.test.ts', 'credit402/stores')).toBeUndefined();
-    expect(check('reference/testing/x.ts', 'credit402')).toBeUndefined();
+    expect(check('tooling/testing/x.ts', 'credit402')).toBeUndefined();
     const computed = importsOf('reference/compose/x.ts', "const name = 'redis';\nconst m = await import(name);\n// import(later)\nconst t = await import('fastify');");
     expect(computed.map((found) => `${found.line}:${found.specifier}:${found.computed === true}`)).toEqual(['4:fastify:false', '2:name:true']);
     expect(violation(computed[1] as (typeof computed)[number], declared)).toMatch(/computed specifier \(import\(name\)\)/);
-    expect(violation({ file: 'reference/testing/x.ts', line: 1, specifier: 'MODULE', computed: true }, declared)).toBeUndefined();
+    expect(violation({ file: 'tooling/testing/x.ts', line: 1, specifier: 'MODULE', computed: true }, declared)).toBeUndefined();
   });
 
   it('covers the benchmarks and the examples, in .mjs too', () => {
@@ -96,7 +99,9 @@ describe('import boundaries', () => {
     expect(check('bench/x.ts', 'credit402-conformance')).toMatch(/must not import the package credit402-conformance/);
     expect(check('examples/x.mjs', '../reference/gate/index.ts')).toMatch(/examples\/ must not import from reference\//);
     expect(check('examples/x.mjs', 'credit402/fastify')).toBeUndefined();
-    expect(check('examples/examples.test.ts', '../reference/testing/kit.ts')).toBeUndefined();
+    expect(check('examples/examples.test.ts', 'credit402-tooling/testing/kit')).toBeUndefined();
+    expect(check('examples/examples.test.ts', '../tooling/testing/kit.ts')).toMatch(/examples\/ must not import from tooling\/ by path/);
+    expect(check('examples/x.mjs', 'credit402-tooling/testing/kit')).toMatch(/must not import the test tooling/);
     expect(check('examples/x.test.ts', '../reference/gate/gate.ts')).toMatch(/examples\/ must not import from reference\//);
   });
 });

@@ -20,16 +20,22 @@ const PARTS: readonly Part[] = [
   { folder: 'schemas', mayReach: [], forbiddenPackages: ['credit402', 'credit402-conformance', 'credit402-stripe-emulator'] },
   // The benchmarks measure the library's stages from inside; they never judge it with the kit's code.
   { folder: 'bench', mayReach: ['reference', 'spec', 'schemas'], forbiddenPackages: ['credit402-conformance'] },
-  // The examples are what a user copies: the packages by name, nothing of the repository by path (tests aside).
+  // The examples are what a user copies: the packages by name, nothing of the repository by path.
   { folder: 'examples', mayReach: [], forbiddenPackages: [] },
+  // The test tooling (a private workspace, credit402-tooling) imports the library as credit402, by name, and runs the kit
+  // as a command: so it sees the library as a user's tests would, and the layers inside reference/ stay checked.
+  { folder: 'tooling', mayReach: ['spec', 'schemas'], forbiddenPackages: ['credit402-conformance'], packageName: 'credit402-tooling' },
 ];
+
+/** The private test-tooling package: tests, benchmarks and test tooling import it by name, shipped code never. */
+const TOOLING_PACKAGE = 'credit402-tooling';
 
 /** The folders the check reads, and the source files in them: TypeScript and JavaScript modules. */
 export const CHECKED_FOLDERS = PARTS.map((part) => part.folder);
 export const SOURCE_FILE = /\.(ts|mts|cts|mjs|cjs|js)$/;
 
 /** Files of a published package that are not shipped (tests and the repository's own test tooling). */
-const UNSHIPPED = [/\.test\.ts$/, /^reference\/(testing|self-test|crash-test)\//, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
+const UNSHIPPED = [/\.test\.ts$/, /^reference\/client\/example\.ts$/, /^harness\/runner\/fixtures\//, /^emulator\/test-support\.ts$/];
 
 /** A module specifier found in a source file; `computed` when `import()` is given an expression, not a string literal. */
 interface ImportFound {
@@ -91,16 +97,28 @@ export function violation(found: ImportFound, declared: DeclaredPackages): strin
     const target = normalize(join(dirname(found.file), found.specifier)).split(sep).join('/');
     const folder = target.split('/')[0] ?? '';
     if (folder === part.folder || part.mayReach.includes(folder)) return undefined;
-    if (part.folder === 'examples' && !shippedExample(found.file) && target.startsWith('reference/testing/')) return undefined;
-    return `${part.folder}/ must not import from ${folder}/ by path (${found.specifier})${folder === 'emulator' ? '; import the package credit402-stripe-emulator' : ''}`;
+    return `${part.folder}/ must not import from ${folder}/ by path (${found.specifier})${byNameHint(folder, part)}`;
   }
   if (name === undefined) return undefined;
   if (part.forbiddenPackages.includes(name)) return `${part.folder}/ must not import the package ${name}`;
+  if (name === TOOLING_PACKAGE && (shippedFile || (part.folder === 'examples' && shippedExample(found.file)))) {
+    return `shipped code of ${part.folder}/ must not import the test tooling ${TOOLING_PACKAGE} (${found.specifier})`;
+  }
+  if (part.folder === 'tooling' && /^credit402\/internal\/gate\//.test(found.specifier)) {
+    return `the test tooling imports the gate engine through credit402/gate (its public entry), not ${found.specifier}`;
+  }
   const shipped = declared[part.folder];
   if (shipped !== undefined && shippedFile && !shipped.has(name)) {
     return `shipped code of ${part.folder}/ imports ${name}, which its package.json declares neither as a dependency nor as a peer dependency`;
   }
   return undefined;
+}
+
+/** What a relative import across the parts should be instead, where `part` may have it: the reached folder's package, by name. */
+function byNameHint(folder: string, part: Part): string {
+  const packages: Record<string, string> = { emulator: 'credit402-stripe-emulator', reference: 'credit402', tooling: TOOLING_PACKAGE };
+  const name = packages[folder];
+  return name === undefined || part.forbiddenPackages.includes(name) ? '' : `; import the package ${name}`;
 }
 
 /** Whether a file of examples/ is an example a user copies (not a test or a test's helper). */
@@ -131,8 +149,7 @@ export function gateEntryViolation(found: ImportFound): string | undefined {
  * The layers of `reference/`, lowest first: a folder's shipped code imports only itself and the layers below, never a
  * sibling of its own layer (the gateway nothing of the server), so no arrow runs back up and no folders import each
  * other. The root's files (`.`: `index.ts`, the library's entry, and `credit402.ts`, its one-call set-up) sit below the
- * composition; `cli.ts` belongs to `cli`, with the commands. The test tooling (`testing/`,
- * `self-test/`, `crash-test/`, `fault-load/`) and tests may import any layer.
+ * composition; `cli.ts` belongs to `cli`, with the commands. Tests may import any layer.
  */
 const LAYERS: ReadonlyArray<readonly string[]> = [
   ['protocol', 'config'],
@@ -150,9 +167,6 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['cli'],
 ];
 
-/** The folders of `reference/` that hold tests' tooling, outside the layers: they may import any layer. */
-const TEST_TOOLING = ['testing', 'self-test', 'crash-test', 'fault-load'];
-
 /** Sub-folders of `reference/` that are units of their own, in a layer of their own ({@link LAYERS}). */
 const SUB_UNITS = ['adapters/fetch'];
 
@@ -166,7 +180,7 @@ function unitOf(path: string): string {
   return parts[0] === 'cli.ts' ? 'cli' : '.';
 }
 
-/** The layer of a path under `reference/` ({@link LAYERS}); undefined for the test tooling. */
+/** The layer of a path under `reference/` ({@link LAYERS}); undefined for a folder in no layer. */
 function layerOf(path: string): number | undefined {
   const index = LAYERS.findIndex((layer) => layer.includes(unitOf(path)));
   return index === -1 ? undefined : index;
@@ -179,11 +193,10 @@ export function layerViolation(found: ImportFound): string | undefined {
   if (!target.startsWith('reference/')) return undefined;
   const name = unitOf;
   for (const path of [found.file, target]) {
-    if (layerOf(path) === undefined && !TEST_TOOLING.includes(name(path))) return `reference/${name(path)} is in no layer: add it to LAYERS (or TEST_TOOLING) in .ci/boundaries.ts`;
+    if (layerOf(path) === undefined) return `reference/${name(path)} is in no layer: add it to LAYERS in .ci/boundaries.ts`;
   }
   const from = layerOf(found.file);
   const to = layerOf(target);
-  if (from !== undefined && to === undefined) return `shipped reference/${name(found.file)} must not import the test tooling reference/${name(target)} (${found.specifier})`;
   if (from === undefined || to === undefined || to < from || name(found.file) === name(target)) return undefined;
   const where = to === from ? 'its sibling' : 'the higher layer';
   return `reference/${name(found.file)} must not import from ${where} reference/${name(target)} (${found.specifier}): see LAYERS in .ci/boundaries.ts`;

@@ -66,12 +66,17 @@ function lockfile(dir: string): Lockfile {
 /** Entries that need a package only a store author installs (vitest, fast-check): loaded in that author's project. */
 const AUTHOR_ONLY = ['credit402/stores/conformance'];
 
+/** An export only the repository resolves (`credit402/internal/*`, for its test tooling): the `credit402-source` condition and nothing else, naming files the package does not ship. */
+function sourceOnly(target: unknown): boolean {
+  return typeof target === 'object' && target !== null && Object.keys(target).every((condition) => condition === 'credit402-source');
+}
+
 /** The script that imports every export of every package (those `include` keeps), under ESM and with require(). */
 function importScript(packs: readonly PackInfo[], include: (specifier: string) => boolean = () => true): string {
   const specifiers = packs.flatMap((pack) => {
     const folder = Object.entries(PACKAGES).find(([, name]) => name === pack.name)?.[0] ?? '';
     const manifest = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    return Object.keys(manifest.exports).map((key) => `${pack.name}${key.slice(1)}`);
+    return Object.entries(manifest.exports).filter(([, target]) => !sourceOnly(target)).map(([key]) => `${pack.name}${key.slice(1)}`);
   }).filter(include);
   return `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);

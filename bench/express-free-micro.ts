@@ -15,7 +15,7 @@ import { demoRoutes } from '../reference/server/demo-routes.ts';
 import { buildExpressApp } from '../reference/server/express-app.ts';
 import { buildExpressPerRouteApp } from '../reference/server/express-per-route.ts';
 import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
-import { FakeProcessor } from '../reference/testing/fake-processor.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import { median, round } from './stats.ts';
 
 /** The reference server's default routes (reference/compose/default-config.json). */

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { deriveClientId } from '../reference/protocol/identity.ts';
 import { StripeProcessor } from '../reference/processor/stripe-processor.ts';
-import { createCardPaymentMethod } from '../reference/testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import type { BenchChild } from './child-process.ts';
 import { payGated } from './payment.ts';
 import { runPool, type PoolTiming } from './pool.ts';

@@ -1,7 +1,7 @@
 // Micro-benchmark of the engine alone: µs per paid `gate.handle` on the memory store, no HTTP (`tsx bench/gate-micro.ts [N]`).
 import { createGate } from '../reference/gate/gate.ts';
 import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
-import { FakeProcessor } from '../reference/testing/fake-processor.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 
 const count = Number(process.argv[2] ?? 200_000);
 const store = new MemoryStore();

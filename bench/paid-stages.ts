@@ -10,7 +10,7 @@ import { encodeBase64Json } from '../reference/protocol/base64-json.ts';
 import { demoRoutes } from '../reference/server/demo-routes.ts';
 import { buildFastifyApp } from '../reference/server/fastify-app.ts';
 import { MemoryStore } from '../reference/stores/memory/memory-store.ts';
-import { FakeProcessor } from '../reference/testing/fake-processor.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import { fastifyFloor } from './floors/fastify-floor.ts';
 import { memoryBalances } from './floors/memory-balances.ts';
 import { median, round } from './stats.ts';

@@ -1,7 +1,7 @@
 // Paying the reference server through the protocol: a card payment that funds a client, and the clientId header.
 import { decodeBase64Json, encodeBase64Json } from '../reference/protocol/base64-json.ts';
 import { HEADERS } from '../reference/protocol/constants.ts';
-import { createCardPaymentMethod } from '../reference/testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 
 /** The gated hot-path route: price 1 unit. */
 export const GATED_ROUTE = '/api/nodesc';

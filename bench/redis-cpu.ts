@@ -1,6 +1,6 @@
 // Reads the Redis server's CPU time (INFO cpu), to charge a run's Redis work per request; other clients add noise.
 import { createClient } from 'redis';
-import { redisUrlFromEnv } from '../reference/testing/redis.ts';
+import { redisUrlFromEnv } from 'credit402-tooling/testing/redis';
 
 /** An open connection that reads Redis's used CPU (user + system) in microseconds. */
 export interface RedisCpuProbe {

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { RedisKeys } from '../reference/stores/redis/redis-keys.ts';
-import { openAdminPool } from '../reference/testing/postgres.ts';
+import { openAdminPool } from 'credit402-tooling/testing/postgres';
 import type { BenchChild } from './child-process.ts';
 import type { PreparedStore } from './stores.ts';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoreConfig } from '../reference/compose/engine-config.ts';
 import { redactUrl } from '../reference/stores/redact-url.ts';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../reference/testing/postgres.ts';
-import { deleteKeys, pingRedis, redisUrlFromEnv } from '../reference/testing/redis.ts';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
+import { deleteKeys, pingRedis, redisUrlFromEnv } from 'credit402-tooling/testing/redis';
 import type { StoreKind } from './options.ts';
 
 /** A store configuration for one server, and how to remove what it left. */

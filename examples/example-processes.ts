@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type RunningEmulator, startEmulator } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
-import { SOURCE_NODE_OPTIONS } from '../reference/testing/kit.ts';
+import { SOURCE_NODE_OPTIONS } from 'credit402-tooling/testing/kit';
 
 /** This folder. */
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));

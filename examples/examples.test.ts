@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
-import { KIT_COMMAND, SOURCE_NODE_OPTIONS, targetCommand } from '../reference/testing/kit.ts';
+import { KIT_COMMAND, SOURCE_NODE_OPTIONS, targetCommand } from 'credit402-tooling/testing/kit';
 import { EXAMPLES, expectPaidThenSpent, expectWeatherExample, KEYS, listeningUrl, useExampleProcesses } from './example-processes.ts';
 
 const ROOT = join(EXAMPLES, '..');

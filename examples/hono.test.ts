@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bunBinary } from '../reference/testing/bun.ts';
-import { rawRequest } from '../reference/testing/raw-request.ts';
+import { bunBinary } from 'credit402-tooling/testing/bun';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { EXAMPLES, expectWeatherExample, listeningUrl, useExampleProcesses } from './example-processes.ts';
 
 const processes = useExampleProcesses();

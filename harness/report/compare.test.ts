@@ -22,7 +22,7 @@ describe('renderComparison', () => {
 
   it('has one column per implementation, in order, with its counts and no command line', () => {
     expect(html).toMatch(/<th class="impl">reference<br><span class="ok">4 passed<\/span>[\s\S]*<th class="impl">round-down/);
-    expect(html).not.toContain('node reference/self-test/target.ts');
+    expect(html).not.toContain('node tooling/self-test/target.ts');
   });
 
   it('puts the levels of each implementation first', () => {

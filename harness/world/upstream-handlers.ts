@@ -1,4 +1,4 @@
-// The profile's handlers as the kit's controlled upstream serves them, as reference/self-test/profile-upstream.py does: route bodies, params, failing handlers, run counts.
+// The profile's handlers as the kit's controlled upstream serves them, as tooling/self-test/profile-upstream.py does: route bodies, params, failing handlers, run counts.
 import type { Profile } from './parameters.ts';
 import { profileKeyOf } from './route-patterns.ts';
 

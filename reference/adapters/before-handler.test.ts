@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
 import { applyCredit402 } from './node-http/node-http.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'e'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

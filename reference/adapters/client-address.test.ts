@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { createClientAddressReader, parseTrustProxy, trustFunction, validateTrustProxy, type ClientAddressReader } from './client-address.ts';
 
 describe('validateTrustProxy', () => {

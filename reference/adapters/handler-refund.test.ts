@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCredit402 } from '../credit402.ts';
 import type { Gate } from '../gate/index.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { listenLocal } from '../testing/listen-local.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { listenLocal } from 'credit402-tooling/testing/listen-local';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify } from './fastify/fastify.ts';
 

@@ -7,9 +7,9 @@ import { createCredit402 } from '../credit402.ts';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
 import type { Gate } from '../gate/index.ts';
 import { REFUND_RETRY_DELAYS_MS } from '../gate/handler-refund.ts';
-import { ScriptedStore, type StoreScript } from '../testing/scripted-store.ts';
-import { listenLocal } from '../testing/listen-local.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { ScriptedStore, type StoreScript } from 'credit402-tooling/testing/scripted-store';
+import { listenLocal } from 'credit402-tooling/testing/listen-local';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify } from './fastify/fastify.ts';
 

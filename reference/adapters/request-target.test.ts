@@ -6,7 +6,7 @@ import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Gate } from '../gate/index.ts';
-import { recordingGate as recordingGateOf } from '../testing/recording-gate.ts';
+import { recordingGate as recordingGateOf } from 'credit402-tooling/testing/recording-gate';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
 import { applyCredit402 } from './node-http/node-http.ts';

@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate, type ServeOutcome } from '../gate/index.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify } from './fastify/fastify.ts';
 import { applyCredit402 } from './node-http/node-http.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'f'.repeat(64);
 const STATUSES = { '/ok': 200, '/teapot': 418, '/throws': 500, '/unavailable': 503 } as const;

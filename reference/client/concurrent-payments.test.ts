@@ -1,6 +1,6 @@
 // Calls to one origin at the same time share its first payment (CR-16.8), over real sockets to a tiny credit402 server.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TINY_MIN_TOP_UP as MIN_TOP_UP, TINY_PRICE as PRICE, TinyCredit402Server } from '../testing/tiny-credit402-server.ts';
+import { TINY_MIN_TOP_UP as MIN_TOP_UP, TINY_PRICE as PRICE, TinyCredit402Server } from 'credit402-tooling/testing/tiny-credit402-server';
 import { Credit402PaymentError, createCredit402Fetch, type PaymentDecision } from './index.ts';
 
 describe('concurrent calls to one origin', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import {
   createCredit402Fetch,
   Credit402PaymentError,
@@ -15,7 +15,7 @@ import {
   type PaymentDecision,
   type PaymentRequiredInfo,
 } from './index.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 /** Weather costs half a minimum top-up, so the balance runs out every second request. */

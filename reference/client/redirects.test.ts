@@ -1,8 +1,8 @@
 // Redirects within and across origins (CR-16.9), over real sockets to two tiny credit402 servers on two ports.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
-import { RedirectingCredit402Server, type ReceivedRequest } from '../testing/redirecting-server.ts';
-import { TINY_MIN_TOP_UP } from '../testing/tiny-credit402-server.ts';
+import { RedirectingCredit402Server, type ReceivedRequest } from 'credit402-tooling/testing/redirecting-server';
+import { TINY_MIN_TOP_UP } from 'credit402-tooling/testing/tiny-credit402-server';
 import { createCredit402Fetch, MemoryClientIdStorage } from './index.ts';
 
 describe('redirects keep each origin apart (CR-16.9)', () => {

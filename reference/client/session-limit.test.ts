@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBase64Json, encodeBase64Json } from '../protocol/base64-json.ts';
-import { tinyChallenge, TINY_MIN_TOP_UP } from '../testing/tiny-credit402-server.ts';
+import { tinyChallenge, TINY_MIN_TOP_UP } from 'credit402-tooling/testing/tiny-credit402-server';
 import { createCredit402Fetch, Credit402SpendingLimitError } from './index.ts';
 
 const CLIENT_ID = 'd'.repeat(64);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { loadServerConfig } from './engine-config.ts';
 
 describe('server configuration: the store', () => {

@@ -1,7 +1,7 @@
 // The engine's composition as a plain function: one store, one gate and webhook engine on it, the control only when asked, and a close that closes the store.
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { loadServerConfig } from './engine-config.ts';
 import { composeEngine } from './engine.ts';
 

@@ -7,7 +7,7 @@ import { serveCommand } from '../cli/serve-command.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { assertLiveKeysReachStripe, isStripeItself } from './live-keys.ts';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-live-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

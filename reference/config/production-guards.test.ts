@@ -10,7 +10,7 @@ import { serveCommand } from '../cli/serve-command.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { createCredit402 } from '../credit402.ts';
 import { PUBLIC_SERVER_SECRETS } from './production-guards.ts';
 

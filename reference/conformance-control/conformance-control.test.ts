@@ -1,8 +1,8 @@
 // The conformance control routes: validation, store faults by clientId, records; mounted by both frameworks only when asked.
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 import { ConformanceControl, controlPathTaken, parseFaultSpec, RECORDS_PATH, STORE_FAULTS_PATH } from './conformance-control.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { HANDLED_PATH, REQUEST_ID_HEADER } from './handler-runs.ts';

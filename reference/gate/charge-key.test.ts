@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { CARDS, PUBLISHABLE_KEY, SERVER_SECRET, VISA_PM } from '../testing/decision-fixtures.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
+import { CARDS, PUBLISHABLE_KEY, SERVER_SECRET, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import { createGate } from './gate.ts';
 
 /** A gate of one deployment: its own store, the shared server secret and processor account. */

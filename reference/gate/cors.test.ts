@@ -6,8 +6,8 @@ import { applyCredit402 } from '../adapters/node-http/node-http.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { CorsOptions } from './cors.ts';
 import { createGate } from './gate.ts';
-import { untouchableProcessor } from '../testing/untouchable-processor.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const processor = untouchableProcessor();
 const gateWith = (cors?: unknown) =>

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { Processor } from '../processor/processor.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
 import type { GateDecision, GateRequest } from './decision.ts';
 import { createGate } from './gate.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const RICH = 'c'.repeat(64);
 const POOR = 'd'.repeat(64);

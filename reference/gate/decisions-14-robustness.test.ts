@@ -1,9 +1,9 @@
 // Decision table of spec §14 as the engine decides it: the per-card payment lease, leases after store failures, lost charge answers, negative balances.
 import { describe, it } from 'vitest';
 import type { MemoryStore } from '../stores/memory/memory-store.ts';
-import { ALICE, MASTERCARD, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { chargeKey, challenge, failure } from '../testing/spec-answers.ts';
+import { ALICE, MASTERCARD, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { chargeKey, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { PAYMENT_IN_PROGRESS } from './payment-lock.ts';
 
 const PAY = { payment: { paymentMethodId: VISA_PM } };

@@ -1,8 +1,8 @@
 // Decision table of spec §3: how the engine decodes and validates the `payment` header, before any store or processor call.
 import { describe, it } from 'vitest';
-import { ALICE, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { MALFORMED, WEATHER_ROUTE, challenge } from '../testing/spec-answers.ts';
+import { ALICE, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { MALFORMED, WEATHER_ROUTE, challenge } from 'credit402-tooling/testing/spec-answers';
 
 /** The base64 of a JSON text written by hand (numbers such as `1.0` or `5e4` that JSON.stringify would not keep). */
 const raw = (json: string) => Buffer.from(json, 'utf8').toString('base64');

@@ -1,9 +1,9 @@
 // Decision table of spec §4 dispatch: the order of CR-4.5's cases, and what settling a served request does (CR-4.7, refundOnHandlerError).
 import { describe, it } from 'vitest';
 import type { ServeOutcome } from './decision.ts';
-import { ALICE, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { WEATHER_ROUTE, challenge } from '../testing/spec-answers.ts';
+import { ALICE, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { WEATHER_ROUTE, challenge } from 'credit402-tooling/testing/spec-answers';
 
 const FUNDED = { balances: { [ALICE]: { usd: 1_000 } } };
 const NEW_PAYMENT = ['getCardFingerprint', 'findOrCreateCustomer', 'charge'] as const;

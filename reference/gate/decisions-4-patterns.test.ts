@@ -1,8 +1,8 @@
 // Decision table of route patterns (spec CR-4.11–CR-4.15): which route a request pays for, what its challenge and charge name.
 import { describe, it } from 'vitest';
-import { ALICE, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { challenge, chargeKey } from '../testing/spec-answers.ts';
+import { ALICE, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { challenge, chargeKey } from 'credit402-tooling/testing/spec-answers';
 
 const ROUTES = {
   'GET /api/users/me': { amount: 100 },

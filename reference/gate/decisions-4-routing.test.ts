@@ -1,8 +1,8 @@
 // Decision table of spec §4 routing: which request targets are gated, free or ambiguous, and the route a gated one pays for.
 import { describe, it } from 'vitest';
-import { ALICE } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { WEATHER_ROUTE, challenge, type ChallengedRoute } from '../testing/spec-answers.ts';
+import { ALICE } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { WEATHER_ROUTE, challenge, type ChallengedRoute } from 'credit402-tooling/testing/spec-answers';
 
 const FUNDED = { balances: { [ALICE]: { usd: 1_000 } } };
 const UNTOUCHED = { calls: [], clients: { [ALICE]: { balances: { usd: 1_000 }, topUps: 0 } } };

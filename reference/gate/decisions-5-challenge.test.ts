@@ -1,8 +1,8 @@
 // Decision table of spec §5: the plain and insufficient-credits challenges, member by member, and what precedes them.
 import { describe, it } from 'vitest';
-import { ALICE, BOB } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row, type TableRequest } from '../testing/decision-table.ts';
-import { WEATHER_ROUTE, challenge, type ChallengedRoute } from '../testing/spec-answers.ts';
+import { ALICE, BOB } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row, type TableRequest } from 'credit402-tooling/testing/decision-table';
+import { WEATHER_ROUTE, challenge, type ChallengedRoute } from 'credit402-tooling/testing/spec-answers';
 
 /** Appendix A.1 and A.2: the exact `payment-required` values of the example route. */
 const A1 = 'eyJzdHJpcGU0MDJWZXJzaW9uIjoxLCJyZXNvdXJjZSI6eyJ1cmwiOiIvYXBpL3dlYXRoZXIiLCJkZXNjcmlwdGlvbiI6IldlYXRoZXIgZGF0YSJ9LCJhY2NlcHRzIjpbeyJzY2hlbWUiOiJzdHJpcGUiLCJjdXJyZW5jeSI6InVzZCIsImFtb3VudCI6NTAwLCJtaW5Ub3BVcCI6NTAwMDAsInB1Ymxpc2hhYmxlS2V5IjoicGtfdGVzdF81MWNyZWRpdDQwMmV4YW1wbGUiLCJkZXNjcmlwdGlvbiI6IldlYXRoZXIgZGF0YSJ9XX0=';

@@ -1,8 +1,8 @@
 // Decision table of spec §6, the credits path: shape check, deduction, insufficient balances, price zero, outages, currencies, request ids.
 import { describe, it } from 'vitest';
-import { ALICE, BOB, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { WEATHER_ROUTE, challenge, failure } from '../testing/spec-answers.ts';
+import { ALICE, BOB, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { WEATHER_ROUTE, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 const WEATHER = 'GET /api/weather';

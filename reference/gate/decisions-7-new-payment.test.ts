@@ -1,9 +1,9 @@
 // Decision table of spec §7, the new-payment path: steps 7.1–7.13 in order, the charge's parameters, and each way a step can end it.
 import { describe, it } from 'vitest';
 import { MESSAGES } from '../protocol/constants.ts';
-import { VISA, VISA_PM, VISA_PM_2, SEPA_PM, clientIdOf, VISA_FINGERPRINT } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row, type Setup } from '../testing/decision-table.ts';
-import { PAYMENT_FAILED, WEATHER_ROUTE, chargeKey, challenge, failure } from '../testing/spec-answers.ts';
+import { VISA, VISA_PM, VISA_PM_2, SEPA_PM, clientIdOf, VISA_FINGERPRINT } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row, type Setup } from 'credit402-tooling/testing/decision-table';
+import { PAYMENT_FAILED, WEATHER_ROUTE, chargeKey, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 const WEATHER = 'GET /api/weather';

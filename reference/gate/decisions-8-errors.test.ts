@@ -1,8 +1,8 @@
 // Decision table of spec §8: the shape of payment errors and 503 answers, their codes and messages, and honest messages when a store outcome is unknown.
 import { describe, it } from 'vitest';
-import { ALICE, BOB, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { MALFORMED, PAYMENT_FAILED, WEATHER_ROUTE, challenge, failure } from '../testing/spec-answers.ts';
+import { ALICE, BOB, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { MALFORMED, PAYMENT_FAILED, WEATHER_ROUTE, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
 const PAY = { payment: { paymentMethodId: VISA_PM } };

@@ -1,9 +1,9 @@
 // Decision table of spec §9: default minimum and currency, the unit scale at the charge, the largest top-up, and the optional new-payment rate limit.
 import { describe, it } from 'vitest';
 import { RATE_LIMITED_MESSAGE } from './rate-limit.ts';
-import { ALICE, MASTERCARD, MASTERCARD_PM, VISA, VISA_PM } from '../testing/decision-fixtures.ts';
-import { checkRow, titled, type Row } from '../testing/decision-table.ts';
-import { chargeKey, challenge } from '../testing/spec-answers.ts';
+import { ALICE, MASTERCARD, MASTERCARD_PM, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
+import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { chargeKey, challenge } from 'credit402-tooling/testing/spec-answers';
 
 const WEATHER = 'GET /api/weather';
 const NEW_PAYMENT = ['getCardFingerprint', 'findOrCreateCustomer', 'charge'] as const;

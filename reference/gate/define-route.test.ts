@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { decodeBase64Json } from '../protocol/base64-json.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import type { GateEvent } from './events.ts';
 import { createGate } from './gate.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 function setUp() {
   const events: GateEvent[] = [];

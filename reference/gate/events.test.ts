@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
 import type { GateEvent } from './events.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import type { Store } from '../stores/store.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CARD = 'pm_card_visa';
 const header = (payload: Record<string, unknown>) => encodeBase64Json({ stripe402Version: 1, ...payload });

@@ -7,10 +7,10 @@ import { HEADERS } from '../protocol/constants.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { RedisStore } from '../stores/redis/redis-store.ts';
-import { FreezingProxy } from '../testing/freezing-proxy.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { deleteKeys } from '../testing/redis.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { FreezingProxy } from 'credit402-tooling/testing/freezing-proxy';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { deleteKeys } from 'credit402-tooling/testing/redis';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 import { createGate } from './gate.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 

@@ -1,9 +1,9 @@
 // Integration tests of outages: store and processor failures, over real sockets against the Stripe emulator.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FlakyStore } from '../testing/flaky-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 const WEATHER = 'GET /api/weather';
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
-import { untouchableProcessor } from '../testing/untouchable-processor.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const processor = untouchableProcessor('on this path');
 

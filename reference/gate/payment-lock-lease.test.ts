@@ -9,13 +9,13 @@ import type { Processor } from '../processor/processor.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { codeOf } from '../testing/error-code.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { ScriptedStore } from '../testing/scripted-store.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { ScriptedStore } from 'credit402-tooling/testing/scripted-store';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import { createGate } from './gate.ts';
 import { FALLBACK_LOCK_TTL_MS, PAYMENT_IN_PROGRESS, paymentLockLeaseMs } from './payment-lock.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 /** A MemoryStore that notes the lease of every acquireLock. */
 class LeaseNotingStore extends MemoryStore {

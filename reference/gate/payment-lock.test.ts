@@ -5,16 +5,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
-import { ScriptedStore } from '../testing/scripted-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod, uniqueCardNumber } from '../testing/test-cards.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
+import { ScriptedStore } from 'credit402-tooling/testing/scripted-store';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod, uniqueCardNumber } from 'credit402-tooling/testing/test-cards';
 import { MESSAGES } from '../protocol/constants.ts';
 import type { GateContext } from './context.ts';
 import { StoreUnavailableError } from './failures.ts';
 import { ORPHAN_RETRY_MS, OrphanedLeases, PAYMENT_IN_PROGRESS, withPaymentLock } from './payment-lock.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 const WEATHER = 'GET /api/weather';
 

@@ -1,9 +1,9 @@
 // A first payment whose PaymentIntent creation got no answer, retried by the client: one charge, credited once.
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 const WEATHER = 'GET /api/weather';
 

@@ -7,7 +7,7 @@ import { MemoryStore } from '../stores/memory/memory-store.ts';
 import { createGate } from './gate.ts';
 import type { GateOptions } from './options.ts';
 import { addressBucket, createRateLimiter, DEFAULT_NEW_PAYMENT_RATE_LIMIT, isPayersFailure, validateRateLimit, type NewPaymentRateLimit } from './rate-limit.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 function countingProcessor(): Processor & { calls: number } {
   const processor = {

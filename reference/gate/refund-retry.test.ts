@@ -2,12 +2,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { DeductionRefund, DeductionRefundResult } from '../stores/store.ts';
-import { ScriptedStore, type StoreFault } from '../testing/scripted-store.ts';
+import { ScriptedStore, type StoreFault } from 'credit402-tooling/testing/scripted-store';
 import type { ServeDecision } from './decision.ts';
 import { createGate } from './gate.ts';
 import { REFUND_RETRY_DELAYS_MS, RefundFailedError, RefundSupersededError } from './handler-refund.ts';
-import { untouchableProcessor } from '../testing/untouchable-processor.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'c'.repeat(64);
 const processor = untouchableProcessor();

@@ -2,9 +2,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { CARDS, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET } from '../testing/decision-fixtures.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
-import { ScriptedStore, type StoreFault } from '../testing/scripted-store.ts';
+import { CARDS, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET } from 'credit402-tooling/testing/decision-fixtures';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
+import { ScriptedStore, type StoreFault } from 'credit402-tooling/testing/scripted-store';
 import type { GateDecision } from './decision.ts';
 import { createGate } from './gate.ts';
 

@@ -1,6 +1,6 @@
 // Unit tests of how the gate reads request targets (CR-4.2) and refuses ambiguous ones (CR-4.10) before any effect.
 import { describe, expect, it } from 'vitest';
-import { recordingGate as recordingGateOf } from '../testing/recording-gate.ts';
+import { recordingGate as recordingGateOf } from 'credit402-tooling/testing/recording-gate';
 import { AMBIGUOUS_TARGET, readRequestTarget, routerTarget } from './request-target.ts';
 
 const CLIENT = 'e'.repeat(64);

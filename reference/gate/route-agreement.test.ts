@@ -1,6 +1,6 @@
 // Unit tests of the route agreement: the remembering form answers as routerDecidedTarget for every pair it has seen.
 import { describe, expect, it } from 'vitest';
-import { recordingGate } from '../testing/recording-gate.ts';
+import { recordingGate } from 'credit402-tooling/testing/recording-gate';
 import { createRouterAgreement, routerDecidedTarget } from './route-agreement.ts';
 
 const ROUTES = { 'GET /api/weather': { amount: 500 }, 'GET /api/users/:id': { amount: 5 }, 'POST /api/translate': { amount: 2500 } };

@@ -1,11 +1,11 @@
 // Unit tests of a serve decision's settle: the engine's rule "5xx or threw, with refundOnHandlerError, gives the price back once".
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
 import type { ServeDecision, ServeOutcome } from './decision.ts';
 import { createGate } from './gate.ts';
-import { untouchableProcessor } from '../testing/untouchable-processor.ts';
-import { TEST_GATE_KEYS } from '../testing/test-gate-keys.ts';
+import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'c'.repeat(64);
 const processor = untouchableProcessor();

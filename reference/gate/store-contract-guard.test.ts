@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { DeductionResult } from '../stores/store.ts';
-import { ALICE, CARDS, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET } from '../testing/decision-fixtures.ts';
-import { FakeProcessor } from '../testing/fake-processor.ts';
+import { ALICE, CARDS, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET } from 'credit402-tooling/testing/decision-fixtures';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import { createGate } from './gate.ts';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from 'redis';
 import { RedisStore } from '../stores/redis/redis-store.ts';
-import { deleteKeys, redisUrlFromEnv } from '../testing/redis.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { deleteKeys, redisUrlFromEnv } from 'credit402-tooling/testing/redis';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 import { CREDIT_REFUSED_AFTER_RESET } from './store-outcome.ts';
 
 const url = redisUrlFromEnv();

@@ -6,7 +6,7 @@ import express5 from 'express';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { REPO_ROOT } from '../testing/kit.ts';
+import { REPO_ROOT } from 'credit402-tooling/testing/kit';
 import { loadGatewayConfig } from './gateway-config.ts';
 import { startGateway } from './start-gateway.ts';
 

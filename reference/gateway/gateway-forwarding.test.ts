@@ -3,8 +3,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { fundedClient, PRICE, ROUTES, useGatewayStack } from '../testing/gateway-stack.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { fundedClient, PRICE, ROUTES, useGatewayStack } from 'credit402-tooling/testing/gateway-stack';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 
 const { upstream: startUpstream, configFor, gateway } = useGatewayStack();
 

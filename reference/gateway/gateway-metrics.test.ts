@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
-import { REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { scrapeMetrics, total } from '../testing/scrape-metrics.ts';
+import { fundedClient, PRICE, useGatewayStack } from 'credit402-tooling/testing/gateway-stack';
+import { REPO_ROOT, SOURCE_NODE_OPTIONS } from 'credit402-tooling/testing/kit';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { scrapeMetrics, total } from 'credit402-tooling/testing/scrape-metrics';
 import { gatewayCommand } from '../cli/gateway-command.ts';
 
 const { upstream: startUpstream, configFor, gateway } = useGatewayStack();
@@ -107,7 +107,7 @@ describe('gateway metricsPath configuration', () => {
   });
 
   it('names prom-client with the command that installs it when it is missing (ERR_MISSING_PACKAGE), before starting', async () => {
-    const hide = fileURLToPath(new URL('../testing/hide-package.mjs', import.meta.url));
+    const hide = fileURLToPath(new URL('../../tooling/testing/hide-package.mjs', import.meta.url));
     const args = [...SOURCE_NODE_OPTIONS, `--import=${hide}`, `${REPO_ROOT}reference/cli.ts`, 'gateway', '--upstream', upstream, '--stripe-api', 'http://127.0.0.1:9', '--store', 'memory', '--port', '0', '--metrics-path', '/metrics'];
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = execFile(process.execPath, args, { env: { ...process.env, CREDIT402_HIDE_PACKAGE: 'prom-client' }, timeout: 15_000 }, (_error, _stdout, err) => resolve({ code: child.exitCode, stderr: err }));

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { NEAR_MISS } from '../gate/index.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
-import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
+import { fundedClient, PRICE, useGatewayStack } from 'credit402-tooling/testing/gateway-stack';
+import { rawRequest, type RawAnswer } from 'credit402-tooling/testing/raw-request';
 import { startGateway } from './start-gateway.ts';
 
 const { upstream: startEchoUpstream, configFor, gateway } = useGatewayStack();

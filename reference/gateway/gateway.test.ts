@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
-import { fundedClient, PRICE, useGatewayStack } from '../testing/gateway-stack.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { fundedClient, PRICE, useGatewayStack } from 'credit402-tooling/testing/gateway-stack';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { loadGatewayConfig } from './gateway-config.ts';
 import { startGateway } from './start-gateway.ts';
 

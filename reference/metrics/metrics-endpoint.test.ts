@@ -1,10 +1,10 @@
 // The reference server's metrics endpoint (metricsPath) on every framework: paid requests through the emulator, then a scrape.
 import { describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../compose/engine-config.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
-import { scrapeMetrics, total } from '../testing/scrape-metrics.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
+import { scrapeMetrics, total } from 'credit402-tooling/testing/scrape-metrics';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import type { Framework } from '../compose/engine-config.ts';
 
 const WEATHER = 'GET /api/weather';

@@ -1,7 +1,7 @@
 // Unit tests of createPrometheusHooks: events in, the credit402 metrics out; no clientId in any label.
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { parseMetrics, total } from '../testing/scrape-metrics.ts';
+import { parseMetrics, total } from 'credit402-tooling/testing/scrape-metrics';
 import { createPrometheusHooks, MAX_ROUTE_LABELS, OTHER_ROUTES } from './prometheus.ts';
 
 describe('createPrometheusHooks', () => {

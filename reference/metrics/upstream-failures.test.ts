@@ -1,7 +1,7 @@
 // Unit tests of createUpstreamFailureMetrics: both statuses present from the start, counted apart, in the registry given.
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { parseMetrics, total } from '../testing/scrape-metrics.ts';
+import { parseMetrics, total } from 'credit402-tooling/testing/scrape-metrics';
 import { createUpstreamFailureMetrics } from './upstream-failures.ts';
 
 const FAILURES = 'credit402_gateway_upstream_failures_total';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import { PaymentError } from './processor.ts';
 import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from './stripe-processor.ts';
 

@@ -4,7 +4,7 @@ import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import type { StripeEvent } from 'credit402-stripe-emulator';
 import { signPayload } from 'credit402-stripe-emulator';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import { WebhookSignatureError } from './processor.ts';
 import { StripeProcessor } from './stripe-processor.ts';
 import { topUpMetadata } from './top-up-metadata.ts';

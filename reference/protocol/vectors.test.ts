@@ -7,7 +7,7 @@ import { createGate } from '../gate/gate.ts';
 import { resolveRoutes } from '../gate/routes.ts';
 import type { GateDecision } from '../gate/decision.ts';
 import { PaymentError, type Processor } from '../processor/processor.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
 import { decodeBase64Json, encodeBase64Json } from './base64-json.ts';
 import { MESSAGES } from './constants.ts';
 import { deriveClientId, isClientIdShape } from './identity.ts';

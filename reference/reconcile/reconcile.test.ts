@@ -5,7 +5,7 @@ import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { topUpMetadata } from '../processor/top-up-metadata.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
 import type { Store } from '../stores/store.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import { type Drift, formatReport, reconcile } from './reconcile.ts';
 
 describe('reconcile', () => {

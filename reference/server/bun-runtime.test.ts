@@ -2,9 +2,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bunBinary } from '../testing/bun.ts';
-import { REPO_ROOT } from '../testing/kit.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { bunBinary } from 'credit402-tooling/testing/bun';
+import { REPO_ROOT } from 'credit402-tooling/testing/kit';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

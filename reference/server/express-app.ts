@@ -51,7 +51,7 @@ export interface ExpressAppOptions extends AppOptions {
  * Builds the Express app (not listening yet), with the webhook endpoint when `webhook` is given. The demo handlers
  * count their runs in `runs`, which `GET /_conformance/handled` reports (unless `options.handled` is false). With `control`, the conformance control
  * routes are mounted too (only for conformance runs: they inject store faults). `express` is the Express module to
- * build with (default: the installed `express`; `reference/self-test/serve-express4.ts` passes Express 4).
+ * build with (default: the installed `express`; `tooling/self-test/serve-express4.ts` passes Express 4).
  */
 export function buildExpressApp(gate: Gate, routes: readonly DemoRoute[], options: ExpressAppOptions = {}): Express {
   const { webhook, runs = new HandlerRuns(), control, express = express5 } = options;

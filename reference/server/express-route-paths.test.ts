@@ -5,7 +5,7 @@ import express5 from 'express';
 import express4 from 'express4';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareRouteSpecificity, matchesRoutePattern, parseRoutePattern } from '../gate/index.ts';
-import { rawRequest } from '../testing/raw-request.ts';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { expressPath, inRouterOrder, takesBareWildcard } from './express-route-paths.ts';
 
 const majors = { 'Express 5': express5 as typeof express5, 'Express 4': express4 as typeof express5 };

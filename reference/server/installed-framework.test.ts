@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
-import { REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
+import { REPO_ROOT, SOURCE_NODE_OPTIONS } from 'credit402-tooling/testing/kit';
 import { fileNamesFramework, installedFramework, isInstalled } from './installed-framework.ts';
 
 const only = (...names: string[]) => async (name: string): Promise<boolean> => names.includes(name);
@@ -45,7 +45,7 @@ describe('fileNamesFramework', () => {
 
 /** Runs `credit402 serve` with `hidden` not installed until it prints its URL (or exits); the output so far. */
 function serveWithout(hidden: string, args: string[]): Promise<string> {
-  const hide = fileURLToPath(new URL('../testing/hide-package.mjs', import.meta.url));
+  const hide = fileURLToPath(new URL('../../tooling/testing/hide-package.mjs', import.meta.url));
   const child = spawn(process.execPath, [...SOURCE_NODE_OPTIONS, `--import=${hide}`, `${REPO_ROOT}reference/cli.ts`, 'serve', ...args], {
     env: { ...process.env, CREDIT402_HIDE_PACKAGE: hidden, CREDIT402_FRAMEWORK: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
 // The reference server with per-route gating (`gating: "per-route"`) on Fastify, Express 5 and Express 4, over real sockets; and the option's checks.
 import express4 from 'express4';
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../testing/error-code.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { rawRequest } from '../testing/raw-request.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 import { loadServerConfig } from '../compose/engine-config.ts';
 
 /** The profile's routes and route patterns (spec CR-4.11), literal beside named beside `*`, declared least specific first. */

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { format } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { loadServerConfig, type ServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from './start-server.ts';
 

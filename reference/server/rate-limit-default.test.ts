@@ -1,8 +1,8 @@
 // The reference server's default new-payment limit over real sockets: unknown payment methods from one address cost a bounded number of Stripe calls.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NEW_PAYMENT_RATE_LIMIT } from '../gate/index.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 describe('the default newPaymentRateLimit on the reference server', () => {
   const stack = useReferenceStack();

@@ -1,8 +1,8 @@
 // Integration tests: the reference server on both adapters, over real sockets, against the Stripe emulator.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 
 const WEATHER = 'GET /api/weather';
 const HEX64 = /^[0-9a-f]{64}$/;

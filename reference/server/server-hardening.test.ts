@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { StripeProcessor } from '../processor/stripe-processor.ts';
 import { topUpMetadata } from '../processor/top-up-metadata.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { useReferenceStack } from '../testing/reference-stack.ts';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { useReferenceStack } from 'credit402-tooling/testing/reference-stack';
 import { loadServerConfig, reconcileInterval } from '../compose/engine-config.ts';
 
 describe('reconcileEveryMs', () => {

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { deriveClientId } from '../protocol/identity.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from './start-server.ts';
-import { codeOf } from '../testing/error-code.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 
 
 describe('reference server webhook configuration', () => {

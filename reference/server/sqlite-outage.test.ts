@@ -11,7 +11,7 @@ import { OUTCOME_UNKNOWN } from '../gate/store-outcome.ts';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from './start-server.ts';
-import { holdWriteLock, watchEventLoop } from '../testing/sqlite-lock.ts';
+import { holdWriteLock, watchEventLoop } from 'credit402-tooling/testing/sqlite-lock';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-server-'));
 let files = 0;

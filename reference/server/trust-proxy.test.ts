@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig, type Framework, type ServerConfig } from '../compose/engine-config.ts';
 import type { NewPaymentRateLimit } from '../gate/index.ts';
-import { useGatewayStack } from '../testing/gateway-stack.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { useGatewayStack } from 'credit402-tooling/testing/gateway-stack';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 import { startReferenceServer } from './start-server.ts';
 
 /** Two failed new payments per address, then 429. */

@@ -4,10 +4,10 @@ import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer, type RunningServer } from '../server/start-server.ts';
-import { deliverEvent } from '../testing/deliver-event.ts';
-import { FlakyStore } from '../testing/flaky-store.ts';
-import { paidFetch } from '../testing/paid-fetch.ts';
-import { createCardPaymentMethod } from '../testing/test-cards.ts';
+import { deliverEvent } from 'credit402-tooling/testing/deliver-event';
+import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { createCardPaymentMethod } from 'credit402-tooling/testing/test-cards';
 
 const WEATHER = 'GET /api/weather';
 const SECRET = 'whsec_credit402webhooktests';

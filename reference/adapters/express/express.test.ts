@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../../gate/index.ts';
 import type { Processor } from '../../processor/processor.ts';
 import { MemoryStore } from '../../stores/memory/memory-store.ts';
-import { paidFetch } from '../../testing/paid-fetch.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { credit402Middleware } from './express.ts';
-import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'd'.repeat(64);
 const unreachable = (): never => {

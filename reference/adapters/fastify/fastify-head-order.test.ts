@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../../gate/index.ts';
 import { decodeBase64Json } from '../../protocol/base64-json.ts';
 import { MemoryStore } from '../../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../../testing/fake-processor.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
 import { credit402Fastify } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'd'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

@@ -7,11 +7,11 @@ import { decodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
 import { createGate } from '../../gate/index.ts';
 import { MemoryStore } from '../../stores/memory/memory-store.ts';
-import { FakeProcessor } from '../../testing/fake-processor.ts';
-import { paidFetch } from '../../testing/paid-fetch.ts';
-import { rawRequest } from '../../testing/raw-request.ts';
+import { FakeProcessor } from 'credit402-tooling/testing/fake-processor';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'c'.repeat(64);
 const SPEND = Buffer.from(JSON.stringify({ clientId: CLIENT })).toString('base64');

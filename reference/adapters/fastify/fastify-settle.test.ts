@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type ServeOutcome } from '../../gate/index.ts';
 import type { Processor } from '../../processor/processor.ts';
 import { MemoryStore } from '../../stores/memory/memory-store.ts';
-import { paidFetch } from '../../testing/paid-fetch.ts';
+import { paidFetch } from 'credit402-tooling/testing/paid-fetch';
 import { credit402Fastify, credit402Settle } from './fastify.ts';
-import { TEST_GATE_KEYS } from '../../testing/test-gate-keys.ts';
+import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
 const CLIENT = 'e'.repeat(64);
 const unreachable = (): never => {

@@ -3,9 +3,9 @@ import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
-import { fundedGate } from '../../testing/funded-gate.ts';
-import { localServers } from '../../testing/listen-local.ts';
-import { rawRequest } from '../../testing/raw-request.ts';
+import { fundedGate } from 'credit402-tooling/testing/funded-gate';
+import { localServers } from 'credit402-tooling/testing/listen-local';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { credit402Handler, credit402Payment, credit402Settle, withCredit402, type FetchHandler } from './fetch-handler.ts';
 
 const CLIENT = 'f'.repeat(64);

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Gate } from '../../gate/index.ts';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
 import type { RouteConfig } from '../../protocol/types.ts';
-import { fundedGate } from '../../testing/funded-gate.ts';
-import { localServers } from '../../testing/listen-local.ts';
-import { rawRequest } from '../../testing/raw-request.ts';
+import { fundedGate } from 'credit402-tooling/testing/funded-gate';
+import { localServers } from 'credit402-tooling/testing/listen-local';
+import { rawRequest } from 'credit402-tooling/testing/raw-request';
 import { credit402Hono, type Credit402HonoOptions } from './hono.ts';
 
 const CLIENT = 'd'.repeat(64);

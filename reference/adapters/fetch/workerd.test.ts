@@ -10,7 +10,7 @@ import { freePort } from 'credit402-stripe-emulator/free-port';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Json, encodeBase64Json } from '../../protocol/base64-json.ts';
-import { REPO_ROOT } from '../../testing/kit.ts';
+import { REPO_ROOT } from 'credit402-tooling/testing/kit';
 import { signPayload } from 'credit402-stripe-emulator';
 
 /** The workerd binary of @cloudflare/workerd-linux-64 (x64 Linux only), or undefined elsewhere. */
@@ -23,7 +23,7 @@ function workerdBinary(): string | undefined {
 /** Bundles the test Worker as workerd loads it: one ES module, the workspace packages from their sources, `node:` modules left to `nodejs_compat`. */
 async function bundleWorker(outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(REPO_ROOT, 'reference/testing/workerd-worker.ts')],
+    entryPoints: [join(REPO_ROOT, 'tooling/testing/workerd-worker.ts')],
     bundle: true,
     format: 'esm',
     platform: 'neutral',

@@ -1,7 +1,7 @@
 // Group commit of PostgresStore's deductions: one statement and one transaction per turn, answers as if one at a time.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../../testing/postgres.ts';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
 import { PostgresStore } from './postgres-store.ts';
 import { isPerDeductionFailure, isRetryableBatchFailure, lockOrder } from './postgres-deduct-batch.ts';
 import { quoteIdentifier } from './postgres-schema.ts';

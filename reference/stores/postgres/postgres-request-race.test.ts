@@ -1,7 +1,7 @@
 // A retry whose request id is being kept by an uncommitted deduction claims the repeat once that commits, never uses it up (CR-6.9).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../../testing/postgres.ts';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
 import { POSTGRES_SCHEMA_VERSION, quoteIdentifier } from './postgres-schema.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { deductClaimingFunction } from './postgres-version5.ts';

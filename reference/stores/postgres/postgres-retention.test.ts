@@ -1,7 +1,7 @@
 // Retention of PostgresStore's transaction log: the option's validation, and background pruning that spares credited markers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../../testing/postgres.ts';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
 import { PRUNE_EVERY } from './postgres-retention.ts';
 import { PostgresStore, type PostgresStoreOptions, StoreOptionError } from './postgres-store.ts';
 import { deductMany, newClientId, newPaymentIntentId, recordAgedDeductions } from '../conformance/store-conformance-helpers.ts';

@@ -1,12 +1,12 @@
 // A stall between the process and PostgreSQL that outlasts the caller's deadline: the statements that arrive when it ends take no money.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { FreezingProxy } from '../../testing/freezing-proxy.ts';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../../testing/postgres.ts';
+import { FreezingProxy } from 'credit402-tooling/testing/freezing-proxy';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
 import { PostgresStore } from './postgres-store.ts';
 import { newClientId, newRequestId } from '../conformance/store-conformance-helpers.ts';
 import { StoreTimeoutError, withStoreDeadlines } from '../store-deadline.ts';
-import { directUsd, expectShortStallApplied, expectStalledGroupAppliesNothing, stallAttempt } from '../../testing/store-stall-cases.ts';
+import { directUsd, expectShortStallApplied, expectStalledGroupAppliesNothing, stallAttempt } from 'credit402-tooling/testing/store-stall-cases';
 
 const url = new URL(postgresUrlFromEnv());
 const admin = await openAdminPool(url.href);

@@ -2,7 +2,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from '../../testing/postgres.ts';
+import { dropSchema, freshSchema, openAdminPool, postgresUrlFromEnv } from 'credit402-tooling/testing/postgres';
 import { PostgresStore, PostgresStoreError, type PostgresStoreOptions } from './postgres-store.ts';
 import { DEFAULT_POSTGRES_URL, postgresSettings } from './postgres-options.ts';
 import { integerOf } from './postgres-rows.ts';

@@ -9,7 +9,7 @@ import { RedisStore, type RedisStoreOptions } from './redis-store.ts';
 import type { Store } from '../store.ts';
 import { describeStoreConformance } from '../conformance/store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from '../conformance/store-conformance-helpers.ts';
-import { deleteClusterKeys, provisionRedisCluster } from '../../testing/redis-cluster.ts';
+import { deleteClusterKeys, provisionRedisCluster } from 'credit402-tooling/testing/redis-cluster';
 
 // Fail the whole file, loudly, when there is no cluster: CI starts one, so a skip would hide a gap.
 const run = await provisionRedisCluster();

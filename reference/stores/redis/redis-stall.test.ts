@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { deleteKeys } from '../../testing/redis.ts';
-import { FreezingProxy } from '../../testing/freezing-proxy.ts';
+import { deleteKeys } from 'credit402-tooling/testing/redis';
+import { FreezingProxy } from 'credit402-tooling/testing/freezing-proxy';
 import { RedisStore } from './redis-store.ts';
 import { newClientId, newRequestId } from '../conformance/store-conformance-helpers.ts';
 import { StoreTimeoutError, withStoreDeadlines } from '../store-deadline.ts';
-import { directUsd, expectShortStallApplied, expectStalledGroupAppliesNothing, stallAttempt } from '../../testing/store-stall-cases.ts';
+import { directUsd, expectShortStallApplied, expectStalledGroupAppliesNothing, stallAttempt } from 'credit402-tooling/testing/store-stall-cases';
 
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const keyPrefix = `credit402-test:${randomUUID()}:`;

@@ -8,7 +8,7 @@ import { RedisOptionError, RedisStore, type RedisStoreOptions, StoreOptionError 
 import type { Currency, Store } from '../store.ts';
 import { describeStoreConformance } from '../conformance/store-conformance.ts';
 import { expectFailure, newClientId, newPaymentIntentId } from '../conformance/store-conformance-helpers.ts';
-import { deleteKeys } from '../../testing/redis.ts';
+import { deleteKeys } from 'credit402-tooling/testing/redis';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `credit402-test:${randomUUID()}:`;

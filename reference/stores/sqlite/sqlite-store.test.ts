@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { describeStoreConformance } from '../conformance/store-conformance.ts';
 import { balanceOf, expectFailure, newClientId, newPaymentIntentId } from '../conformance/store-conformance-helpers.ts';
-import { holdWriteLock, watchEventLoop } from '../../testing/sqlite-lock.ts';
+import { holdWriteLock, watchEventLoop } from 'credit402-tooling/testing/sqlite-lock';
 import type { Store } from '../store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-'));

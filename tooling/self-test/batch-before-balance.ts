@@ -1,0 +1,61 @@
+// Mutant target: a batched store that checks each deduction of a batch against the balance before the batch, so that
+// spends arriving together overdraw the balance (breaks CR-6.7).
+import { pathToFileURL } from 'node:url';
+import type { Deduction, DeductionResult, Store } from 'credit402/internal/stores/store';
+import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
+import { serveStoreMutant } from './serve-store-mutant.ts';
+
+/** How long a batch of one client's deductions collects. */
+const WINDOW_MS = 50;
+
+/** One deduction waiting for its batch. */
+interface Waiting {
+  deduction: Deduction;
+  resolve: (result: DeductionResult) => void;
+  reject: (reason: unknown) => void;
+}
+
+/**
+ * `store` whose deductions without a request id are collected per client and currency for {@link WINDOW_MS} and then
+ * made together; the bug: each is checked against the balance read before the batch rather than what the batch's
+ * earlier deductions left, so all of them are served, answered with the balance running below zero.
+ */
+export function batchBeforeBalance(store: Store): Store {
+  const batches = new Map<string, Waiting[]>();
+  const flush = async (calls: Waiting[]): Promise<void> => {
+    const { clientId, currency } = (calls[0] as Waiting).deduction;
+    const before = (await store.getClient(clientId))?.balances[currency];
+    let running = before ?? 0;
+    for (const { deduction, resolve, reject } of calls) {
+      if (before === undefined || before < deduction.amount) {
+        resolve({ status: 'insufficient' });
+        continue;
+      }
+      running -= deduction.amount;
+      // Made where the balance still covers it; the answer is the batch's running balance either way.
+      await store.deductBalance(deduction).then(() => resolve({ status: 'deducted', balance: running }), reject);
+    }
+  };
+  return Object.assign(wrapStoreMethods(store, (_name, call) => call()), {
+    deductBalance: (deduction: Deduction) => {
+      if (deduction.request !== undefined) return store.deductBalance(deduction);
+      return new Promise<DeductionResult>((resolve, reject) => {
+        const key = `${deduction.clientId} ${deduction.currency}`;
+        let batch = batches.get(key);
+        if (batch === undefined) {
+          const calls: Waiting[] = [];
+          batch = calls;
+          batches.set(key, calls);
+          setTimeout(() => {
+            batches.delete(key);
+            void flush(calls).catch((error: unknown) => { for (const call of calls) call.reject(error); });
+          }, WINDOW_MS);
+        }
+        batch.push({ deduction, resolve, reject });
+      });
+    },
+  } satisfies Partial<Store>);
+}
+
+// As a `--target-cmd`: profile from CREDIT402_PROFILE, port from PORT, Stripe API from STRIPE_API_BASE.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await serveStoreMutant('batch-before-balance', batchBeforeBalance);
