@@ -5,12 +5,17 @@ import { stripVTControlCharacters } from 'node:util';
 interface Step {
   name: string;
   args: string[];
+  /** Runs with no other step beside it: vitest (its own workers fill the cores) and the steps that measure time under faults. */
+  alone?: boolean;
 }
+
+/** How many of the steps that are not `alone` run at once (`CREDIT402_TEST_JOBS`, default 3): they mostly wait on sockets and children. */
+const JOBS = Math.max(1, Number(process.env.CREDIT402_TEST_JOBS ?? 3) || 1);
 
 const SOURCE = ['tsx', '--conditions=credit402-source'];
 
 const STEPS: Step[] = [
-  { name: 'unit and integration tests', args: ['vitest', 'run'] },
+  { name: 'unit and integration tests', args: ['vitest', 'run'], alone: true },
   { name: 'lint', args: ['biome', 'lint', '--error-on-warnings', '.'] },
   { name: 'import boundaries between the packages', args: ['tsx', '.ci/check-boundaries.ts'] },
   { name: 'requirement coverage', args: [...SOURCE, 'harness/cli.ts', 'coverage', '--tests', 'reference', '--tests', 'tooling', '--tests', 'harness', '--tests', 'emulator'] },
@@ -31,9 +36,9 @@ const STEPS: Step[] = [
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'sqlite'] },
-  { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'tooling/crash-test/main.ts', '--iterations', '200', '--store', 'all'] },
-  { name: 'fault load: paid requests, first payments and refunds of failed handlers behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'tooling/fault-load/main.ts', '--seconds', '20', '--store', 'all'] },
-  { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'] },
+  { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'tooling/crash-test/main.ts', '--iterations', '200', '--store', 'all'], alone: true },
+  { name: 'fault load: paid requests, first payments and refunds of failed handlers behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'tooling/fault-load/main.ts', '--seconds', '20', '--store', 'all'], alone: true },
+  { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'], alone: true },
 ];
 
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;
@@ -47,32 +52,53 @@ function lastErrorLines(errors: string): string[] {
   return lines.slice(-8).map((line) => `  stderr: ${line.slice(0, 300)}`);
 }
 
-/** A step's counts: its own `N passed, N failed` line, or, for a step that prints none (the lint, the coverage check), one check passed or failed by its exit code. */
-function run(step: Step): Promise<{ code: number; passed: number; failed: number; output: string; errors: string }> {
+interface StepResult {
+  code: number;
+  passed: number;
+  failed: number;
+  output: string;
+  errors: string;
+  seconds: number;
+}
+
+/**
+ * Runs one step. A step running alone streams its output; one running beside others keeps it and writes it whole when
+ * it ends, so that the log reads step by step. Its counts are its own `N passed, N failed` line or, for a step that
+ * prints none (the lint, the coverage check), one check passed or failed by its exit code.
+ */
+function run(step: Step, stream: boolean): Promise<StepResult> {
   return new Promise((resolve) => {
-    process.stdout.write(`\n=== ${step.name}: npx ${step.args.join(' ')}\n`);
+    const header = `\n=== ${step.name}: npx ${step.args.join(' ')}\n`;
+    if (stream) process.stdout.write(header);
+    else process.stdout.write(`\n--- started: ${step.name}\n`);
+    const started = Date.now();
     const child = spawn('npx', step.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      process.stdout.write(chunk);
+      if (stream) process.stdout.write(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       errors = (errors + chunk.toString()).slice(-STDERR_KEPT);
-      process.stderr.write(chunk);
+      if (stream) process.stderr.write(chunk);
     });
     child.on('close', (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      if (!stream) {
+        process.stdout.write(header + output);
+        process.stderr.write(errors);
+      }
       const lines = output.trimEnd().split('\n');
       const summary = SUMMARY.exec(lines.slice(-3).join('\n'));
       const exit = code ?? 1;
       if (!summary) {
-        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1, output, errors });
+        resolve({ code: exit, passed: exit === 0 ? 1 : 0, failed: exit === 0 ? 0 : 1, output, errors, seconds });
         return;
       }
       const passed = Number(summary[1]);
       const failed = Number(summary[2]);
-      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0), output, errors });
+      resolve({ code: exit, passed, failed: failed + (exit !== 0 && failed === 0 ? 1 : 0), output, errors, seconds });
     });
   });
 }
@@ -92,14 +118,40 @@ let passed = 0;
 let failed = 0;
 const failedSteps: string[] = [];
 const failures: string[] = [];
-for (const step of STEPS) {
-  const result = await run(step);
+const times: string[] = [];
+const totalStarted = Date.now();
+
+/** Adds a finished step to the totals and, when it failed, its reason to the closing block. */
+function record(step: Step, result: StepResult): void {
   passed += result.passed;
   failed += result.failed;
-  if (result.code === 0) continue;
+  times.push(`  ${result.seconds.toFixed(0).padStart(5)} s  ${step.name}`);
+  if (result.code === 0) return;
   failedSteps.push(step.name);
   failures.push(`${step.name} (exit code ${result.code}):`, ...failureLines(result.output), ...lastErrorLines(result.errors));
 }
+
+// `npm test -- WORDS…` runs only the steps whose name holds one of the words (e.g. `npm test -- conformance`).
+const only = process.argv.slice(2);
+const chosen = only.length === 0 ? STEPS : STEPS.filter((step) => only.some((word) => step.name.includes(word)));
+
+// In order: a step that runs alone waits for the running ones and runs by itself; the others run up to JOBS at once.
+const running = new Set<Promise<void>>();
+for (const step of chosen) {
+  if (step.alone === true || JOBS === 1) {
+    await Promise.all(running);
+    record(step, await run(step, true));
+    continue;
+  }
+  while (running.size >= JOBS) await Promise.race(running);
+  const job: Promise<void> = run(step, false).then((result) => {
+    record(step, result);
+    running.delete(job);
+  });
+  running.add(job);
+}
+await Promise.all(running);
+process.stdout.write(`\nstep times (wall, ${JOBS} at once where a step may share; ${((Date.now() - totalStarted) / 60000).toFixed(1)} min in all):\n${times.join('\n')}\n`);
 // Repeated at the end, where a log shown only in part still has them.
 if (failures.length > 0) process.stdout.write(`\nwhat failed:\n${failures.join('\n')}\n`);
 if (failedSteps.length > 0) process.stdout.write(`\nfailed: ${failedSteps.join('; ')}\n`);
