@@ -1,5 +1,5 @@
 // The crash test's checks: every client's balance equals the processor's ledger minus its logged deductions.
-import type { Store } from 'credit402/internal/stores/store';
+import type { Store } from 'credit402/stores';
 import { netUnits, type LedgerEntry } from './ledger.ts';
 
 /** One broken invariant, in words. */

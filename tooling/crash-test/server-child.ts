@@ -1,8 +1,7 @@
 // Crash-test child: the reference server as a warm spare; it loads its modules, waits for `start`, serves until SIGKILL.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { ServerConfig } from 'credit402/internal/compose/engine-config';
-import { startReferenceServer } from 'credit402/internal/server/start-server';
+import { startReferenceServer, type ServerConfig } from 'credit402/server';
 
 const [configPath, framework] = process.argv.slice(2);
 if (configPath === undefined || (framework !== 'fastify' && framework !== 'express')) {

@@ -3,7 +3,7 @@ import type { EventRecord } from 'credit402-stripe-emulator';
 import { checkInvariants } from '../crash-test/invariants.ts';
 import { ledgerFromEvents } from '../crash-test/ledger.ts';
 import { HANDLED_PATH } from 'credit402/internal/conformance-control/handler-runs';
-import type { Store } from 'credit402/internal/stores/store';
+import type { Store } from 'credit402/stores';
 import type { Operation } from './workload.ts';
 
 /** What the check counted, and each broken rule in words. */

@@ -1,7 +1,6 @@
 // One attempt of a paid request as a client under the fault load sends it: plainly, cut off by the client, or with its body paused.
 import { request } from 'node:http';
-import { encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { HEADERS } from 'credit402/internal/protocol/constants';
+import { encodeBase64Json, HEADERS } from 'credit402/protocol';
 import { REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
 
 /** How the client sends the attempt: read the answer; give up after `afterMs` (a cut connection); or pause `pauseMs` mid-body. */

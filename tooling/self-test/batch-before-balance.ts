@@ -1,7 +1,7 @@
 // Mutant target: a batched store that checks each deduction of a batch against the balance before the batch, so that
 // spends arriving together overdraw the balance (breaks CR-6.7).
 import { pathToFileURL } from 'node:url';
-import type { Deduction, DeductionResult, Store } from 'credit402/internal/stores/store';
+import type { Deduction, DeductionResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 

@@ -3,9 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { credit402Middleware } from 'credit402/express';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig } from 'credit402/server';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
-import type { PaymentResponse } from 'credit402/internal/protocol/types';
+import type { PaymentResponse } from 'credit402/protocol';
 import { demoAnswer, demoRoutes, paramsOf } from 'credit402/internal/server/demo-routes';
 import { expressErrorAnswers } from 'credit402/internal/server/error-answers';
 import { expressPath, takesBareWildcard } from 'credit402/internal/server/express-route-paths';

@@ -1,7 +1,7 @@
 // Mutant target: a batched store that crosses outcomes: the deductions that arrive within one batching window are
 // made together, and neighbours of different clients get each other's result (breaks CR-6.2, CR-6.3).
 import { pathToFileURL } from 'node:url';
-import type { Deduction, DeductionResult, Store } from 'credit402/internal/stores/store';
+import type { Deduction, DeductionResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 

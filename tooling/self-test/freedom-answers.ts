@@ -1,6 +1,6 @@
 // How the freedom target words and encodes its answers: the wire level's latitudes on challenges and headers (spec Appendix C, L-6, L-19, L-20).
 import type { GateDecision } from 'credit402/gate';
-import { HEADERS } from 'credit402/internal/protocol/constants';
+import { HEADERS } from 'credit402/protocol';
 
 /** Characters between two spaces of an encoded header value (the line length of MIME base64). */
 const CHUNK = 76;

@@ -1,7 +1,6 @@
 // The freedom target's decision on a gated request: its own reading of the header, then the reference gate on what it read (spec Appendix C).
 import type { Gate, GateDecision, GatedRoute } from 'credit402/gate';
-import { encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { MESSAGES } from 'credit402/internal/protocol/constants';
+import { encodeBase64Json, MESSAGES } from 'credit402/protocol';
 import { freedomAnswer } from './freedom-answers.ts';
 import { readFreedomPayment, type FreedomPayload } from './freedom-payload.ts';
 import { requestFreedoms, type RequestFreedoms } from './freedom-processor.ts';

@@ -1,9 +1,9 @@
 // The freedom target's Stripe processor: the wire level's latitudes towards the processor (spec Appendix C, L-23 to L-29).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Stripe from 'stripe';
-import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from 'credit402/internal/processor/processor';
+import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from 'credit402';
 import type { StripeApiBase } from 'credit402/stripe';
-import { unitsToCents } from 'credit402/internal/protocol/units';
+import { unitsToCents } from 'credit402/protocol';
 
 /** What one request's gate wrapper tells the processor, and what the processor tells it back. */
 export interface RequestFreedoms {

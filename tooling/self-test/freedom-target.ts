@@ -2,12 +2,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGate, type GatedRoute, type ServeOutcome } from 'credit402/gate';
-import type { PaymentResponse, RouteConfig } from 'credit402/internal/protocol/types';
-import type { ServerConfig } from 'credit402/internal/compose/engine-config';
+import type { PaymentResponse, RouteConfig } from 'credit402/protocol';
+import type { ServerConfig } from 'credit402/server';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
 import { stripeApiBase } from 'credit402/stripe';
 import { demoAnswer, demoRoutes, type DemoRoute } from 'credit402/internal/server/demo-routes';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
+import { MemoryStore } from 'credit402/stores';
 import { decideFreedom } from './freedom-gate.ts';
 import { freedomProcessor } from './freedom-processor.ts';
 import { looseRoute } from './freedom-router.ts';

@@ -1,5 +1,5 @@
 // Mutant gateway target: its store never gives a deduction back, so an upstream that failed keeps the price and the request id (breaks CR-15.3).
-import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/internal/stores/store';
+import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/stores';
 import { serveGatewayMutant } from './serve-gateway-mutant.ts';
 
 /** `store` with a refundDeduction that changes nothing and resolves `refunded` with the current balance, as if it had been applied. */

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { demoRoutes, runDemoHandler } from 'credit402/internal/server/demo-routes';
 import { buildFastifyApp } from 'credit402/internal/server/fastify-app';
 import { HandlerRuns, REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
-import { loadServerConfig, type ServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig, type ServerConfig } from 'credit402/server';
 import { profileGate } from './profile-gate.ts';
 
 /** A running mutant. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig } from 'credit402/server';
 import { REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
 import { startHandlerAfter402, type RunningMutant } from './handler-after-402.ts';

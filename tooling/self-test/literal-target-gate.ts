@@ -1,11 +1,11 @@
 // Mutant target: the pre-CR-4.10 Express server: the gate reads targets literally (no refusal) and the router is handed the raw target.
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { PaymentResponse } from 'credit402/internal/protocol/types';
+import type { PaymentResponse } from 'credit402/protocol';
 import { demoAnswer, demoRoutes, paramsOf } from 'credit402/internal/server/demo-routes';
 import { expressPath } from 'credit402/internal/server/express-route-paths';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig } from 'credit402/server';
 import { profileGate } from './profile-gate.ts';
 
 /** The request path as the gate read it before CR-4.10: up to `?` or `#`, any scheme's path, unreserved decoded. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from 'credit402-stripe-emulator';
 import { loadServerConfig, type Framework } from 'credit402/internal/compose/engine-config';
-import { startReferenceServer } from 'credit402/internal/server/start-server';
+import { startReferenceServer } from 'credit402/server';
 import { startCountingProxy, type CountingProxy } from '../testing/counting-proxy.ts';
 import { KIT_COMMAND, REPO_ROOT } from '../testing/kit.ts';
 import { scrapeMetrics, total, type Sample } from '../testing/scrape-metrics.ts';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { createPaymentMethod, uniqueCardNumber } from 'credit402-stripe-emulator/test-cards';
-import { deriveClientId } from 'credit402/internal/protocol/identity';
+import { deriveClientId } from 'credit402/protocol';
 import { deliverEvent } from '../testing/deliver-event.ts';
 import { paidFetch } from '../testing/paid-fetch.ts';
 

@@ -1,8 +1,7 @@
 // Mutant target: store calls without a deadline: a store that hangs holds the paid request as long as it hangs, and
 // the deduction it finally makes is served, instead of a 503 at the target's bound (breaks CR-8.12).
 import { pathToFileURL } from 'node:url';
-import { loadServerConfig, type ServerConfig } from 'credit402/internal/compose/engine-config';
-import { startReferenceServer, type RunningServer } from 'credit402/internal/server/start-server';
+import { loadServerConfig, startReferenceServer, type ServerConfig, type RunningServer } from 'credit402/server';
 
 /**
  * A gate's deadline on store calls far beyond any hold (an hour): the reference gate has no switch to drop it, so the

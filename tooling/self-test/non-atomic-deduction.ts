@@ -2,7 +2,7 @@
 // that concurrent deductions of one client overwrite each other and one price is lost (breaks CR-6.7, CR-6.2).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import type { Deduction, DeductionResult, Store } from 'credit402/internal/stores/store';
+import type { Deduction, DeductionResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 

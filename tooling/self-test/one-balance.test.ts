@@ -1,8 +1,8 @@
 // The one-balance mutant over a real socket: a balance paid in eur pays for a usd route, from one balance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { decodeBase64Json, encodeBase64Json } from 'credit402/protocol';
+import { loadServerConfig } from 'credit402/server';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { oneBalance } from './one-balance.ts';
 import { startStoreMutant, type RunningStoreMutant } from './serve-store-mutant.ts';

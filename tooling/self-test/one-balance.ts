@@ -1,6 +1,6 @@
 // Mutant target: its store keeps one balance per client for every currency, as the stripe402 source does (breaks CR-6.8, CR-13.40).
 import { pathToFileURL } from 'node:url';
-import type { Store } from 'credit402/internal/stores/store';
+import type { Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 

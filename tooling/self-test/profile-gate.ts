@@ -1,10 +1,10 @@
 // The reference gate on a memory store, configured from a conformance profile: what the self-test targets wrap.
 import { createGate, type Gate } from 'credit402/gate';
-import type { Processor } from 'credit402/internal/processor/processor';
+import type { Processor } from 'credit402';
 import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from 'credit402/stripe';
 import { buildStore } from 'credit402/internal/compose/build-store';
-import type { ServerConfig } from 'credit402/internal/compose/engine-config';
-import type { Store } from 'credit402/internal/stores/store';
+import type { ServerConfig } from 'credit402/server';
+import type { Store } from 'credit402/stores';
 
 /** What a self-test target changes in the profile's gate. */
 export interface GateChanges {

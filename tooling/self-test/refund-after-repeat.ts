@@ -1,7 +1,7 @@
 // Mutant target: a refund retried after its request id's repeat was served still gives the price back: the repeat is
 // served free (refundOnHandlerError on; breaks CR-6.9).
 import { pathToFileURL } from 'node:url';
-import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/internal/stores/store';
+import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveHistoryMutant } from './serve-history-mutant.ts';
 

@@ -2,7 +2,7 @@
 // (refundOnHandlerError on; breaks CR-11.3).
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/internal/stores/store';
+import type { DeductionRefund, DeductionRefundResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveHistoryMutant } from './serve-history-mutant.ts';
 

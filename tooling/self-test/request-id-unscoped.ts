@@ -1,7 +1,7 @@
 // Mutant target: request ids not scoped per client: a request id kept by one client's deduction serves another client's
 // request with that id on that route as its repeat, free (breaks CR-6.9).
 import { pathToFileURL } from 'node:url';
-import type { Deduction, DeductionResult, Store } from 'credit402/internal/stores/store';
+import type { Deduction, DeductionResult, Store } from 'credit402/stores';
 import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 

@@ -1,5 +1,5 @@
 // The main of a self-test target started by the kit (`--target-cmd`): its configuration from CREDIT402_PROFILE, started, stopped on SIGTERM or SIGINT.
-import { loadServerConfig, type ServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig, type ServerConfig } from 'credit402/server';
 
 /** A started self-test target. */
 interface StartedTarget {

@@ -1,9 +1,7 @@
 // Serves the reference gateway with one bug, built from its public options (a doctored store, a forwarding option): a deliberately broken gateway target.
 import { parseArgs } from 'node:util';
-import { loadGatewayConfig, type GatewayConfig } from 'credit402/internal/gateway/gateway-config';
-import { startGateway } from 'credit402/internal/gateway/start-gateway';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import type { Store } from 'credit402/internal/stores/store';
+import { loadGatewayConfig, startGateway, type GatewayConfig } from 'credit402/gateway';
+import { MemoryStore, type Store } from 'credit402/stores';
 
 /** The gateway's upstream timeout: the kit's stalled upstream is answered 504 well within the kit's wait (`--upstream-timeout-ms` sets another). */
 const UPSTREAM_TIMEOUT_MS = 3000;

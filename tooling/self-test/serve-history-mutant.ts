@@ -1,8 +1,6 @@
 // Serves the reference server over a doctored memory store with the conformance control routes (store faults, records), optionally refunding failed handlers: a broken target for the kit's history runner.
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
-import { startReferenceServer } from 'credit402/internal/server/start-server';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import type { Store } from 'credit402/internal/stores/store';
+import { loadServerConfig, startReferenceServer } from 'credit402/server';
+import { MemoryStore, type Store } from 'credit402/stores';
 
 /** How the mutant is served beside its store. */
 export interface HistoryMutantOptions {

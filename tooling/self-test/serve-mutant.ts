@@ -1,9 +1,9 @@
 // Serves the reference gate with a doctored processor: a deliberately broken target for checking that the suite catches bugs.
 import type { Gate } from 'credit402/gate';
-import type { Processor } from 'credit402/internal/processor/processor';
+import type { Processor } from 'credit402';
 import { demoRoutes } from 'credit402/internal/server/demo-routes';
 import { buildFastifyApp } from 'credit402/internal/server/fastify-app';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { loadServerConfig } from 'credit402/server';
 import { profileGate, type GateChanges } from './profile-gate.ts';
 
 /** A processor that forwards every call to `inner` except those in `overrides`. */

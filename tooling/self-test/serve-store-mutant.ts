@@ -4,9 +4,8 @@ import { createGate } from 'credit402/gate';
 import { StripeProcessor, stripeApiBase } from 'credit402/stripe';
 import { demoRoutes } from 'credit402/internal/server/demo-routes';
 import { buildFastifyApp } from 'credit402/internal/server/fastify-app';
-import { loadServerConfig, type ServerConfig } from 'credit402/internal/compose/engine-config';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import type { Store } from 'credit402/internal/stores/store';
+import { loadServerConfig, type ServerConfig } from 'credit402/server';
+import { MemoryStore, type Store } from 'credit402/stores';
 
 /** A running store mutant. */
 export interface RunningStoreMutant {

@@ -1,12 +1,12 @@
 // Self-test targets with their own Stripe client: the reference gate and webhook endpoint with chosen SDK options, optionally without the payment lock.
 import { createGate } from 'credit402/gate';
-import type { Processor } from 'credit402/internal/processor/processor';
+import type { Processor } from 'credit402';
 import { StripeProcessor, stripeApiBase, type StripeProcessorOptions } from 'credit402/stripe';
 import { demoRoutes } from 'credit402/internal/server/demo-routes';
 import { buildFastifyApp } from 'credit402/internal/server/fastify-app';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import { createWebhookHandler, DEFAULT_WEBHOOK_PATH, type WebhookHandler } from 'credit402/internal/webhooks/webhook-handler';
+import { loadServerConfig } from 'credit402/server';
+import { MemoryStore } from 'credit402/stores';
+import { createWebhookHandler, DEFAULT_WEBHOOK_PATH, type WebhookHandler } from 'credit402/webhooks';
 
 /** How the target differs from the reference. */
 interface ServeWithOptions {

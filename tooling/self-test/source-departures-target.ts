@@ -1,10 +1,9 @@
 // A target that follows the stripe402 source (source-following-target.ts) and departs from it in four places, as an outside implementer did.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Gate, GateDecision, GateRequest } from 'credit402/gate';
-import type { Processor } from 'credit402/internal/processor/processor';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { HEADERS } from 'credit402/internal/protocol/constants';
-import type { ServerConfig } from 'credit402/internal/compose/engine-config';
+import type { Processor } from 'credit402';
+import { decodeBase64Json, encodeBase64Json, HEADERS } from 'credit402/protocol';
+import type { ServerConfig } from 'credit402/server';
 import { assertSafeInteger } from 'credit402/internal/stores/validate';
 import { wrapProcessor } from './serve-mutant.ts';
 import { startSourceFollowing, type RunningSourceFollowing } from './source-following-target.ts';

@@ -2,8 +2,8 @@
 import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { loadServerConfig } from 'credit402/internal/compose/engine-config';
+import { decodeBase64Json, encodeBase64Json } from 'credit402/protocol';
+import { loadServerConfig } from 'credit402/server';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
 import { startSourceDepartures } from './source-departures-target.ts';
 import type { RunningSourceFollowing } from './source-following-target.ts';

@@ -3,13 +3,11 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { credit402Fastify } from 'credit402/fastify';
 import type { Gate, GateDecision, GateRequest } from 'credit402/gate';
-import type { Processor } from 'credit402/internal/processor/processor';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { HEADERS } from 'credit402/internal/protocol/constants';
-import type { PaymentRequiredResponse } from 'credit402/internal/protocol/types';
+import type { Processor } from 'credit402';
+import { decodeBase64Json, encodeBase64Json, HEADERS, type PaymentRequiredResponse } from 'credit402/protocol';
 import { demoAnswer, demoRoutes, fastifyPath, mountsHandledRoute } from 'credit402/internal/server/demo-routes';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from 'credit402/internal/conformance-control/handler-runs';
-import type { ServerConfig } from 'credit402/internal/compose/engine-config';
+import type { ServerConfig } from 'credit402/server';
 import { profileGate } from './profile-gate.ts';
 
 /** The service-defined values of this target (the stripe402 deployment's), whatever the profile says. */

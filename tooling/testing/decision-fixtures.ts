@@ -1,6 +1,6 @@
 // Test helper: the configuration, cards and clients the engine's decision tables share (Appendix A of spec/protocol.md where it has one).
 import { createHmac } from 'node:crypto';
-import type { RouteConfig } from 'credit402/internal/protocol/types';
+import type { RouteConfig } from 'credit402/protocol';
 
 /** Appendix A's publishable key and server secret. */
 export const PUBLISHABLE_KEY = 'pk_test_51credit402example';

@@ -1,11 +1,9 @@
 // Test helper: runs one row of an engine decision table (a gate over a ScriptedStore and a FakeProcessor, no sockets) and checks it.
 import { expect } from 'vitest';
 import { createGate, type GateDecision, type GateOptions, type ServeOutcome } from 'credit402/gate';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import type { PaymentRequiredResponse, PaymentResponse, RouteConfig } from 'credit402/internal/protocol/types';
-import type { ChargeRequest } from 'credit402/internal/processor/processor';
-import type { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import type { TopUpCredit, TransactionRecord } from 'credit402/internal/stores/store';
+import { decodeBase64Json, encodeBase64Json, type PaymentRequiredResponse, type PaymentResponse, type RouteConfig } from 'credit402/protocol';
+import type { ChargeRequest } from 'credit402';
+import type { MemoryStore, TopUpCredit, TransactionRecord } from 'credit402/stores';
 import { CARDS, MASTERCARD_FINGERPRINT, PUBLISHABLE_KEY, ROUTES, SERVER_SECRET, VISA_FINGERPRINT } from './decision-fixtures.ts';
 import { FakeProcessor, type FakeProcessorSetup, type ProcessorMethod } from './fake-processor.ts';
 import { ScriptedStore, type StoreFault, type StoreMethod } from './scripted-store.ts';

@@ -1,5 +1,5 @@
 // Test helper: a Processor held in memory, with programmable cards, customers and charge answers and a journal of every call.
-import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from 'credit402/internal/processor/processor';
+import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from 'credit402';
 
 /** The processor methods the gate calls. */
 export type ProcessorMethod = 'getCardFingerprint' | 'findOrCreateCustomer' | 'charge';

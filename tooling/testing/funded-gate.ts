@@ -1,7 +1,7 @@
 // Test helper: a gate over a memory store where one client already holds 10000 usd units, with readers of its balance and of its log's resources.
 import { createGate, type Gate, type GateOptions } from 'credit402/gate';
-import type { RouteConfig } from 'credit402/internal/protocol/types';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
+import type { RouteConfig } from 'credit402/protocol';
+import { MemoryStore } from 'credit402/stores';
 import { FakeProcessor } from './fake-processor.ts';
 import { TEST_GATE_KEYS } from './test-gate-keys.ts';
 

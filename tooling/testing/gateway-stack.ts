@@ -2,9 +2,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { loadGatewayConfig, type GatewayConfig } from 'credit402/internal/gateway/gateway-config';
-import { startGateway, type RunningGateway } from 'credit402/internal/gateway/start-gateway';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
+import { loadGatewayConfig, startGateway, type GatewayConfig, type RunningGateway } from 'credit402/gateway';
+import { MemoryStore } from 'credit402/stores';
 
 /** The price of every gated route of the test gateways, in units. */
 export const PRICE = 500;

@@ -1,6 +1,5 @@
 // Test helper: one HTTP request to a server under test, with the protocol headers decoded.
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
-import { HEADERS } from 'credit402/internal/protocol/constants';
+import { decodeBase64Json, encodeBase64Json, HEADERS } from 'credit402/protocol';
 
 /** A response with its protocol headers decoded (undefined when absent). */
 interface PaidResponse {

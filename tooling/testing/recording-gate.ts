@@ -1,7 +1,7 @@
 // A gate over a memory store and a processor that record every call: for tests that prove a request had no effect.
 import { createGate, type Gate } from 'credit402/gate';
-import type { RouteConfig } from 'credit402/internal/protocol/types';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
+import type { RouteConfig } from 'credit402/protocol';
+import { MemoryStore } from 'credit402/stores';
 import { untouchableProcessor } from './untouchable-processor.ts';
 import { TEST_GATE_KEYS } from './test-gate-keys.ts';
 

@@ -1,6 +1,5 @@
 // Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
-import type { Deduction, DeductionRefund, RepeatConfirmation, Store, TopUpCredit, TopUpReversal, TransactionRecord } from 'credit402/internal/stores/store';
+import { MemoryStore, type Deduction, type DeductionRefund, type RepeatConfirmation, type Store, type TopUpCredit, type TopUpReversal, type TransactionRecord } from 'credit402/stores';
 
 /** The store methods a wrapper can script. */
 export type StoreMethod =

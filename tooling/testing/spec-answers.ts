@@ -1,6 +1,6 @@
 // Test helper: expected protocol values built from the text of spec/protocol.md (challenges, error bodies, charge keys), not from the engine.
 import { createHash } from 'node:crypto';
-import type { PaymentRequiredResponse, PaymentResponse } from 'credit402/internal/protocol/types';
+import type { PaymentRequiredResponse, PaymentResponse } from 'credit402/protocol';
 import { PUBLISHABLE_KEY } from './decision-fixtures.ts';
 import { SCRIPTED_STORE_ID } from './scripted-store.ts';
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoreConfig } from 'credit402/internal/stores/descriptors';
+import type { StoreConfig } from 'credit402/server';
 import { redactUrl } from 'credit402/internal/stores/redact-url';
 import { provisionPostgres } from './postgres.ts';
 import { provisionRedis } from './redis.ts';

@@ -2,9 +2,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { FreezingProxy } from './freezing-proxy.ts';
-import type { Deduction, Store } from 'credit402/internal/stores/store';
-import { deductionRecord, newClientId, newRefundId, newRequestId } from 'credit402/internal/stores/conformance/store-conformance-helpers';
-import { StoreTimeoutError, withStoreDeadlines } from 'credit402/internal/stores/store-deadline';
+import { StoreTimeoutError, withStoreDeadlines, type Deduction, type Store } from 'credit402/stores';
+import { deductionRecord, newClientId, newRefundId, newRequestId } from 'credit402/stores/conformance';
 
 /** A store reached through `proxy` (`stalled`) and the same storage reached directly (`direct`). */
 export interface StallSetup {

@@ -1,7 +1,7 @@
 // Test helper: a tiny seed-following credit402 server for one route on loopback, to test clients (charges, balances, every request's payload).
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeBase64Json, encodeBase64Json } from 'credit402/internal/protocol/base64-json';
+import { decodeBase64Json, encodeBase64Json } from 'credit402/protocol';
 
 /** The route's price and minimum top-up, in units. */
 export const TINY_PRICE = 100;

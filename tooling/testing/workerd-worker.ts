@@ -1,9 +1,8 @@
 // Test helper: a tiny Cloudflare Worker (module syntax) gating one route with credit402, and its Stripe webhook endpoint, for the workerd test: memory store, the Stripe API at the STRIPE_API_BASE binding (the emulator).
-import { createCredit402, createCredit402Webhooks } from 'credit402/internal/credit402';
-import { credit402Handler, credit402Payment, type FetchHandler } from 'credit402/internal/adapters/fetch/fetch-handler';
-import { credit402WebhookHandler } from 'credit402/internal/adapters/fetch/webhook';
+import { createCredit402, createCredit402Webhooks } from 'credit402';
+import { credit402Handler, credit402Payment, credit402WebhookHandler, type FetchHandler } from 'credit402/fetch';
 import { stripeApiBase } from 'credit402/stripe';
-import { MemoryStore } from 'credit402/internal/stores/memory/memory-store';
+import { MemoryStore } from 'credit402/stores';
 
 /** The Worker's bindings (`bindings` in its workerd configuration). */
 interface Env {
