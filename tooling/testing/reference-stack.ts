@@ -2,8 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { EmulatorControl } from 'credit402-stripe-emulator';
 import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig, type ServerConfig } from 'credit402/server';
-import { startReferenceServer, type RunningServer, type ServerInjections } from 'credit402/internal/server/start-server';
+import { loadServerConfig, startReferenceServer, type RunningServer, type ServerConfig, type ServerInjections } from 'credit402/server';
 
 /** The running pieces; read them inside tests (they are set in `beforeAll`). */
 interface ReferenceStack {
