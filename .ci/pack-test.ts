@@ -309,6 +309,24 @@ function startAndWait(command: string, args: string[], cwd: string, pattern: Reg
   });
 }
 
+/**
+ * Runs the kit installed in `dir` with `args`; resolves to its `N passed, 0 failed` line, throws with the end of its
+ * output unless it passed a scenario and failed none (and, with `claimed`, its output matches it).
+ */
+async function kitPasses(dir: string, args: string[], timeoutMs: number, claimed?: RegExp): Promise<string> {
+  const out = await sh(join(dir, 'node_modules/.bin/credit402-conformance'), args, dir, timeoutMs);
+  const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
+  if (summary?.[2] !== '0' || summary[1] === '0' || (claimed !== undefined && !claimed.test(out))) {
+    throw new Error(`the kit's ${args[0]} run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
+  }
+  return summary[0];
+}
+
+/** The kit's client mode on `clientCmd` at the robust level, with robustness and the spending limit declared. */
+const robustClientRun = (clientCmd: string): string[] => ['client', '--client-cmd', clientCmd, '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
+/** The console report's line of a run that claimed the robust level. */
+const ROBUST_CLAIMED = /robust .*claimed/;
+
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} kB`;
 
 async function main(): Promise<void> {
@@ -353,10 +371,7 @@ async function main(): Promise<void> {
 
   await check('the kit command passes every scenario against the library\'s server command', async () => {
     const server = `${join(full, 'node_modules/.bin/credit402')} serve --store memory --host 127.0.0.1 --profile "$CREDIT402_PROFILE" --port "$PORT"`;
-    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), ['conformance', '--target-cmd', server, '--emulator-port', '0'], full, 600_000);
-    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
-    if (summary?.[2] !== '0' || summary[1] === '0') throw new Error(`the kit's summary: ${summary?.[0] ?? 'none'}\n${out.slice(-2000)}`);
-    return `${summary[0]}`;
+    return kitPasses(full, ['conformance', '--target-cmd', server, '--emulator-port', '0'], 600_000);
   });
 
   await check('a toy adapter on node:http, written against the installed credit402/gate, challenges, passes and refuses as the gate decides', async () => {
@@ -369,19 +384,11 @@ async function main(): Promise<void> {
 
   await check("the kit's client mode claims every level for the kit's own minimal client driver", async () => {
     copyFileSync(join(ROOT, 'harness/client/fixtures/fetch-driver.mjs'), join(full, 'fetch-driver.mjs'));
-    const args = ['client', '--client-cmd', 'node fetch-driver.mjs', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
-    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 120_000);
-    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
-    if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
-    return `${summary[0]}`;
+    return kitPasses(full, robustClientRun('node fetch-driver.mjs'), 120_000, ROBUST_CLAIMED);
   });
 
   await check("the kit's client mode claims every level for credit402/client through its shipped driver (credit402 client-driver)", async () => {
-    const args = ['client', '--client-cmd', 'npx --no-install credit402 client-driver', '--level', 'robust', '--declare', 'robustness=true', '--declare', 'capabilities=spending-limit'];
-    const out = await sh(join(full, 'node_modules/.bin/credit402-conformance'), args, full, 180_000);
-    const summary = /^(\d+) passed, (\d+) failed$/m.exec(out);
-    if (summary?.[2] !== '0' || summary[1] === '0' || !/robust .*claimed/.test(out)) throw new Error(`the client run: ${summary?.[0] ?? 'no summary'}\n${out.slice(-2000)}`);
-    return `${summary[0]}`;
+    return kitPasses(full, robustClientRun('npx --no-install credit402 client-driver'), 180_000, ROBUST_CLAIMED);
   });
 
   await check('the emulator command serves one PaymentIntent to the official stripe SDK', async () => {

@@ -137,34 +137,22 @@ function pickConfig(name: string, known: BenchConfig[]): BenchConfig {
   return config;
 }
 
+/** The `parseArgs` declarations of the options `names`, each of `type`. */
+function optionsOf<const Type extends 'string' | 'boolean', const Name extends string>(type: Type, names: readonly Name[]): Record<Name, { type: Type }> {
+  return Object.fromEntries(names.map((name) => [name, { type }])) as Record<Name, { type: Type }>;
+}
+
 /** Parses the bench's arguments; resolves `help` when the usage was asked for. */
 export function parseBenchArgs(args: string[]): BenchOptions | 'help' {
   const { values } = parseArgs({
     args,
     allowNegative: true,
     options: {
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      repetitions: { type: 'string' },
-      only: { type: 'string' },
-      soak: { type: 'string' },
-      'soak-config': { type: 'string' },
-      payments: { type: 'string' },
-      'payment-concurrency': { type: 'string' },
-      conformance: { type: 'boolean' },
-      'express-free': { type: 'string' },
-      idle: { type: 'string' },
-      stages: { type: 'string' },
-      'idle-servers': { type: 'string' },
-      floors: { type: 'boolean' },
-      'paid-only': { type: 'boolean' },
-      gateway: { type: 'boolean' },
-      'gateway-store': { type: 'string' },
-      'gateway-baseline': { type: 'string' },
-      out: { type: 'string' },
-      'cpu-prof': { type: 'string' },
-      quick: { type: 'boolean' },
+      ...optionsOf('string', [
+        'duration', 'warmup', 'connections', 'repetitions', 'only', 'soak', 'soak-config', 'payments', 'payment-concurrency',
+        'express-free', 'idle', 'stages', 'idle-servers', 'gateway-store', 'gateway-baseline', 'out', 'cpu-prof',
+      ]),
+      ...optionsOf('boolean', ['conformance', 'floors', 'paid-only', 'gateway', 'quick']),
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -52,23 +52,32 @@ function written(): number {
   return Number(/wchar:\s+(\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? Number.NaN);
 }
 
+/** Starts counting wall time, CPU and bytes written; the function returned ends the count as a row of the table. */
+function startCounting(): (name: string, requests: number, latencies: Float64Array) => string {
+  const bytes = written();
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  return (name, requests, latencies) => {
+    const wall = ((performance.now() - began) * 1000) / requests;
+    const { user, system } = process.cpuUsage(cpu);
+    const kb = (written() - bytes) / requests / 1024;
+    return `| ${name} | ${wall.toFixed(1)} | ${(user / requests).toFixed(1)} | ${(system / requests).toFixed(1)} | ${percentile(latencies, 99).toFixed(0)} | ${kb.toFixed(1)} |`;
+  };
+}
+
 function measure(variant: Variant, dir: string): string {
   const d = open(join(dir, `${variant.name.replace(/\W+/g, '_')}.db`));
   const step = variant.make(d);
   const latencies = new Float64Array(REQUESTS);
-  const bytes = written();
-  const cpu = process.cpuUsage();
-  const began = performance.now();
+  const finish = startCounting();
   for (let i = 0; i < REQUESTS; i++) {
     const start = performance.now();
     step();
     latencies[i] = (performance.now() - start) * 1000;
   }
-  const wall = ((performance.now() - began) * 1000) / REQUESTS;
-  const { user, system } = process.cpuUsage(cpu);
-  const kb = (written() - bytes) / REQUESTS / 1024;
+  const row = finish(variant.name, REQUESTS, latencies);
   d.db.close();
-  return `| ${variant.name} | ${wall.toFixed(1)} | ${(user / REQUESTS).toFixed(1)} | ${(system / REQUESTS).toFixed(1)} | ${percentile(latencies, 99).toFixed(0)} | ${kb.toFixed(1)} |`;
+  return row;
 }
 
 const variants: Variant[] = [
@@ -88,9 +97,7 @@ async function measureStore(perTurn: number, dir: string): Promise<string> {
   await store.addBalance(CLIENT, 'usd', 9_000_000_000);
   const turns = Math.ceil(REQUESTS / perTurn);
   const latencies = new Float64Array(turns);
-  const bytes = written();
-  const cpu = process.cpuUsage();
-  const began = performance.now();
+  const finish = startCounting();
   for (let i = 0; i < turns; i++) {
     const start = performance.now();
     await Promise.all(Array.from({ length: perTurn }, () => store.deductBalance({
@@ -99,12 +106,9 @@ async function measureStore(perTurn: number, dir: string): Promise<string> {
     })));
     latencies[i] = ((performance.now() - start) * 1000) / perTurn;
   }
-  const requests = turns * perTurn;
-  const wall = ((performance.now() - began) * 1000) / requests;
-  const { user, system } = process.cpuUsage(cpu);
-  const kb = (written() - bytes) / requests / 1024;
+  const row = finish(`SqliteStore.deductBalance with record, ${perTurn} asked per turn`, turns * perTurn, latencies);
   await store.close();
-  return `| SqliteStore.deductBalance with record, ${perTurn} asked per turn | ${wall.toFixed(1)} | ${(user / requests).toFixed(1)} | ${(system / requests).toFixed(1)} | ${percentile(latencies, 99).toFixed(0)} | ${kb.toFixed(1)} |`;
+  return row;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-cost-'));

@@ -1,15 +1,10 @@
 // The control API and CLI: journal filters, reset, health, errors, and the standalone command.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawCall, startTestEmulator } from './test-support.ts';
-import type { TestEmulator } from './test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { rawCall, useTestEmulator } from './test-support.ts';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(() => t.emulator.close());
+const t = useTestEmulator();
 
 describe('control API', () => {
   it('journals API requests with decoded params, filters them, and clears them', async () => {

@@ -1,14 +1,9 @@
 // PaymentMethods through the official SDK: card checks, fingerprints, documented test ids, keys.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEXT_YEAR, cardParams, rawCall, rejection, sdkFor, startTestEmulator } from './test-support.ts';
-import type { TestEmulator } from './test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { NEXT_YEAR, cardParams, rawCall, rejection, sdkFor, useTestEmulator } from './test-support.ts';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(() => t.emulator.close());
+const t = useTestEmulator();
 
 describe('POST /v1/payment_methods', () => {
   it('creates a card payment method with brand, last4, expiry and fingerprint', async () => {
@@ -73,18 +68,20 @@ describe('POST /v1/payment_methods', () => {
 });
 
 describe('GET /v1/payment_methods/:id', () => {
-  it.each([
-    ['pm_card_visa', 'visa', '4242'],
-    ['pm_card_mastercard', 'mastercard', '4444'],
-    ['pm_card_amex', 'amex', '0005'],
-    ['pm_card_chargeDeclined', 'visa', '0002'],
-    ['pm_card_chargeDeclinedInsufficientFunds', 'visa', '9995'],
-    ['pm_card_chargeDeclinedExpiredCard', 'visa', '0069'],
-    ['pm_card_chargeDeclinedProcessingError', 'visa', '0119'],
-    ['pm_card_authenticationRequired', 'visa', '3155'],
-  ])('serves the documented test id %s', async (id, brand, last4) => {
+  /** The documented test ids of cards, and the brand and last4 of the card each stands for. */
+  const DOCUMENTED_CARDS = {
+    pm_card_visa: { brand: 'visa', last4: '4242' },
+    pm_card_mastercard: { brand: 'mastercard', last4: '4444' },
+    pm_card_amex: { brand: 'amex', last4: '0005' },
+    pm_card_chargeDeclined: { brand: 'visa', last4: '0002' },
+    pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995' },
+    pm_card_chargeDeclinedExpiredCard: { brand: 'visa', last4: '0069' },
+    pm_card_chargeDeclinedProcessingError: { brand: 'visa', last4: '0119' },
+    pm_card_authenticationRequired: { brand: 'visa', last4: '3155' },
+  };
+  it.each(Object.entries(DOCUMENTED_CARDS))('serves the documented test id %s', async (id, card) => {
     const method = await t.stripe.paymentMethods.retrieve(id);
-    expect(method).toMatchObject({ id, type: 'card', card: { brand, last4, fingerprint: expect.any(String) } });
+    expect(method).toMatchObject({ id, type: 'card', card: { ...card, fingerprint: expect.any(String) } });
   });
 
   it('serves pm_usBankAccount, a payment method without a card', async () => {

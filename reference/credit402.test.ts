@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCredit402, createCredit402Webhooks, type Credit402Options } from './credit402.ts';
 import { MemoryStore } from './stores/memory/memory-store.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 
 const valid = (): Credit402Options => ({
   stripeSecretKey: 'sk_test_abc',
@@ -11,18 +12,12 @@ const valid = (): Credit402Options => ({
   routes: { 'GET /a': { amount: 500 } },
 });
 
-function codeOf(options: Credit402Options): string | undefined {
-  try {
-    createCredit402(options);
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
+/** The code of the configuration error `createCredit402(options)` throws; undefined when it accepts them. */
+const configErrorOf = (options: Credit402Options): string | undefined => codeOf(() => createCredit402(options));
 
 describe('createCredit402 configuration (CR-2.3, CR-2.4, CR-2.5, CR-2.6, CR-2.7, CR-2.8, CR-2.9, CR-2.10, CR-2.17, CR-2.18, CR-11.1)', () => {
   it('accepts a valid configuration', () => {
-    expect(codeOf(valid())).toBeUndefined();
+    expect(configErrorOf(valid())).toBeUndefined();
   });
 
   it.each<[string, Partial<Credit402Options>]>([
@@ -44,20 +39,13 @@ describe('createCredit402 configuration (CR-2.3, CR-2.4, CR-2.5, CR-2.6, CR-2.7,
     ['ERR_LOCK', { lockTtlMs: 1.5 }],
     ['ERR_REFUND_ON_HANDLER_ERROR', { refundOnHandlerError: 'yes' as never }],
   ])('rejects with %s', (code, change) => {
-    expect(codeOf({ ...valid(), ...change })).toBe(code);
+    expect(configErrorOf({ ...valid(), ...change })).toBe(code);
   });
 });
 
 describe('createCredit402Webhooks configuration', () => {
   const base = { stripeSecretKey: 'sk_test_abc', store: new MemoryStore() };
-  const codeOfWebhooks = (options: Parameters<typeof createCredit402Webhooks>[0]) => {
-    try {
-      createCredit402Webhooks(options);
-      return undefined;
-    } catch (error) {
-      return (error as { code?: string }).code;
-    }
-  };
+  const codeOfWebhooks = (options: Parameters<typeof createCredit402Webhooks>[0]) => codeOf(() => createCredit402Webhooks(options));
 
   it('accepts a whsec_ secret and rejects anything else, or a store without reversals', () => {
     expect(codeOfWebhooks({ ...base, stripeWebhookSecret: 'whsec_abc123' })).toBeUndefined();

@@ -94,40 +94,41 @@ describe('the IDs of a failed scenario, from the checks that ran', () => {
   });
 });
 
+/** A scenario's outcome as the level verdicts record it. */
+type ScenarioOutcome = Parameters<LevelVerdicts['record']>[0];
+/** A scenario of `level` ending `outcome`, failing checks of `failedLevels`. */
+const scenario = (level: Level, outcome: ScenarioOutcome['outcome'], ...failedLevels: Level[]): ScenarioOutcome => ({ level, outcome, failedLevels });
+
 describe('level verdicts', () => {
-  it('claims a level only when every scenario of it and below passed; a strict failure leaves wire claimed', () => {
-    const verdicts = new LevelVerdicts();
-    verdicts.record({ level: 'wire', outcome: 'passed', failedLevels: [] });
-    verdicts.record({ level: 'wire', outcome: 'failed', failedLevels: ['strict'] });
-    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
-    verdicts.record({ level: 'strict', outcome: 'not-run', failedLevels: [] });
-    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
-      ['wire   2/2 scenarios passed: claimed', 'strict 2/3 scenarios passed: not claimed', 'robust not declared'].join('\n'),
-    );
-  });
-
-  it('counts a failure at the level of the IDs it names, whichever scenario found it: a strict scenario failing a wire check fails wire', () => {
-    const verdicts = new LevelVerdicts();
-    verdicts.record({ level: 'wire', outcome: 'passed', failedLevels: [] });
-    verdicts.record({ level: 'strict', outcome: 'failed', failedLevels: ['wire', 'strict'] });
-    verdicts.record({ level: 'strict', outcome: 'failed', failedLevels: ['strict'] });
-    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
-      ['wire   1/2 scenarios passed: not claimed', 'strict 1/3 scenarios passed: not claimed', 'robust not declared'].join('\n'),
-    );
-  });
-
-  it('says when a run has no scenario of a level, and still claims the levels above on their own scenarios', () => {
-    const verdicts = new LevelVerdicts();
-    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
-    expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(
-      ['wire   no scenario of this level in this run', 'strict 1/1 scenarios passed: claimed', 'robust not declared'].join('\n'),
-    );
-  });
+  const formatted: Array<{ title: string; scenarios: ScenarioOutcome[]; lines: string[] }> = [
+    {
+      title: 'claims a level only when every scenario of it and below passed; a strict failure leaves wire claimed',
+      scenarios: [scenario('wire', 'passed'), scenario('wire', 'failed', 'strict'), scenario('strict', 'passed'), scenario('strict', 'not-run')],
+      lines: ['wire   2/2 scenarios passed: claimed', 'strict 2/3 scenarios passed: not claimed', 'robust not declared'],
+    },
+    {
+      title: 'counts a failure at the level of the IDs it names, whichever scenario found it: a strict scenario failing a wire check fails wire',
+      scenarios: [scenario('wire', 'passed'), scenario('strict', 'failed', 'wire', 'strict'), scenario('strict', 'failed', 'strict')],
+      lines: ['wire   1/2 scenarios passed: not claimed', 'strict 1/3 scenarios passed: not claimed', 'robust not declared'],
+    },
+    {
+      title: 'says when a run has no scenario of a level, and still claims the levels above on their own scenarios',
+      scenarios: [scenario('strict', 'passed')],
+      lines: ['wire   no scenario of this level in this run', 'strict 1/1 scenarios passed: claimed', 'robust not declared'],
+    },
+  ];
+  for (const { title, scenarios, lines } of formatted) {
+    it(title, () => {
+      const verdicts = new LevelVerdicts();
+      for (const outcome of scenarios) verdicts.record(outcome);
+      expect(formatLevelVerdicts(verdicts.verdicts('strict', false))).toBe(lines.join('\n'));
+    });
+  }
 
   it('does not claim a level with an inconclusive scenario, nor a level above an unclaimed one', () => {
     const verdicts = new LevelVerdicts();
-    verdicts.record({ level: 'wire', outcome: 'inconclusive', failedLevels: [] });
-    verdicts.record({ level: 'strict', outcome: 'passed', failedLevels: [] });
+    verdicts.record(scenario('wire', 'inconclusive'));
+    verdicts.record(scenario('strict', 'passed'));
     const [wire, strict] = verdicts.verdicts('wire', true).concat(verdicts.verdicts('strict', true).slice(1));
     expect(wire).toMatchObject({ passed: 0, total: 0, inconclusive: 1, claimed: false });
     expect(strict).toMatchObject({ level: 'strict', claimed: false });

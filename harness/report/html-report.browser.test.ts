@@ -40,15 +40,29 @@ async function chromium(binary: string, args: string[], page: string): Promise<s
   return stdout;
 }
 
-/** Measures in the page (after its own script ran): what is visible on the first screen, then what the status filter hides. */
-const PROBE = `<script>
+/**
+ * A script that runs `measure` in the page after the page's own script (statements filling `result`, with `shown` at
+ * hand), then writes `result` as JSON into `<pre id="probe">` for {@link probe} to read.
+ */
+function probeScript(measure: string): string {
+  return `<script>
 (function () {
   function shown(element) {
     if (!element || !element.checkVisibility()) return false;
     var box = element.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   }
-  function onFirstScreen(element) { return shown(element) && element.getBoundingClientRect().top < window.innerHeight; }
+${measure}
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+})();
+</script>`;
+}
+
+/** Measures what is visible on the first screen, then what the status filter hides. */
+const PROBE = probeScript(`  function onFirstScreen(element) { return shown(element) && element.getBoundingClientRect().top < window.innerHeight; }
   var levels = document.getElementById('levels');
   var failedRow = document.querySelector('#failed-requirements tr.row-failed');
   var failure = document.getElementById('failure-1');
@@ -69,27 +83,14 @@ const PROBE = `<script>
   form.elements.status.value = 'passed';
   form.dispatchEvent(new Event('change'));
   result.filteredFailureShown = shown(failure);
-  result.filteredPassedRowShown = shown(document.querySelector('#all-scenarios tr[data-status="passed"]'));
-  var out = document.createElement('pre');
-  out.id = 'probe';
-  out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
-})();
-</script>`;
+  result.filteredPassedRowShown = shown(document.querySelector('#all-scenarios tr[data-status="passed"]'));`);
 
 const summary = JSON.parse(readFileSync(new URL('./fixtures/failing-summary.json', import.meta.url), 'utf8')) as RunSummary;
 const report = join(dir, 'conformance.html');
 writeFileSync(report, renderHtmlReport(summary, readRequirements()));
 
 /** Measures a report with a failed history: its card beside the levels on the first screen, its counterexample open. */
-const HISTORY_PROBE = `<script>
-(function () {
-  function shown(element) {
-    if (!element || !element.checkVisibility()) return false;
-    var box = element.getBoundingClientRect();
-    return box.width > 0 && box.height > 0;
-  }
-  var card = document.querySelector('[data-level-card="histories"]');
+const HISTORY_PROBE = probeScript(`  var card = document.querySelector('[data-level-card="histories"]');
   var robust = document.querySelector('[data-level-card="robust"]');
   var failure = document.getElementById('history-failure');
   var result = {
@@ -101,25 +102,23 @@ const HISTORY_PROBE = `<script>
     replayShown: shown(failure.querySelector('pre.replay')),
     operations: Array.prototype.map.call(failure.querySelectorAll('ol.operations li'), function (li) { return li.innerText; }),
     transcriptShown: shown(failure.querySelector('pre.transcript')),
-  };
-  var out = document.createElement('pre');
-  out.id = 'probe';
-  out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
-})();
-</script>`;
+  };`);
 
 const decode = (text: string): string => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** Writes `html` with `script` added as `name`, opens it in Chromium, and returns what the script measured. */
+async function probe(binary: string, html: string, script: string, name: string): Promise<Record<string, unknown>> {
+  const page = join(dir, name);
+  writeFileSync(page, html.replace('</body>', `${script}\n</body>`));
+  const json = /<pre id="probe">([^<]*)<\/pre>/.exec(await chromium(binary, ['--dump-dom'], page))?.[1];
+  expect(json, 'the probe did not run in Chromium').toBeDefined();
+  return JSON.parse(decode(json ?? '{}')) as Record<string, unknown>;
+}
 
 describe('the HTML report in headless Chromium', () => {
   it('shows the levels block and the failed requirement without a click, each failure open with its transcript; the status filter hides it', async (context) => {
     const binary = requireChromium(context);
-    const probed = join(dir, 'probed.html');
-    writeFileSync(probed, readFileSync(report, 'utf8').replace('</body>', `${PROBE}\n</body>`));
-    const dom = await chromium(binary, ['--dump-dom'], probed);
-    const json = /<pre id="probe">([^<]*)<\/pre>/.exec(dom)?.[1];
-    expect(json, 'the probe did not run in Chromium').toBeDefined();
-    const result = JSON.parse(decode(json ?? '{}')) as Record<string, unknown>;
+    const result = await probe(binary, readFileSync(report, 'utf8'), PROBE, 'probed.html');
     expect(result).toMatchObject({
       levelsOnFirstScreen: true,
       failedRowOnFirstScreen: true,
@@ -140,11 +139,8 @@ describe('the HTML report in headless Chromium', () => {
     const histories = JSON.parse(readFileSync(new URL('./fixtures/history-verdicts.json', import.meta.url), 'utf8')) as Record<'failed', HistoryVerdict>;
     const passing = JSON.parse(readFileSync(new URL('./fixtures/passing-summary.json', import.meta.url), 'utf8')) as RunSummary;
     const robust: RunSummary = { ...passing, runLevel: 'robust', levels: [...passing.levels.slice(0, 2), { level: 'robust', passed: 4, total: 4, inconclusive: 0, claimed: true }] };
-    const page = join(dir, 'history-probed.html');
-    writeFileSync(page, renderHtmlReport(withHistoryVerdict(robust, histories.failed, readRequirements()), readRequirements()).replace('</body>', `${HISTORY_PROBE}\n</body>`));
-    const json = /<pre id="probe">([^<]*)<\/pre>/.exec(await chromium(binary, ['--dump-dom'], page))?.[1];
-    expect(json, 'the probe did not run in Chromium').toBeDefined();
-    const result = JSON.parse(decode(json ?? '{}')) as Record<string, unknown>;
+    const html = renderHtmlReport(withHistoryVerdict(robust, histories.failed, readRequirements()), readRequirements());
+    const result = await probe(binary, html, HISTORY_PROBE, 'history-probed.html');
     expect(result).toMatchObject({
       cardOnFirstScreen: true,
       cardBesideLevels: true,

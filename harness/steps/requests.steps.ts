@@ -9,6 +9,20 @@ import { When } from './define.ts';
 
 const REQUEST = 'CR-4.6';
 
+/** What a pay step's last parameter sets: the top-up, the header's encoding or the header's name. */
+interface PayOption {
+  topUpAmount: number;
+  encoding: Encoding;
+  headerName: string;
+}
+
+/** The body of a step that pays for a request line with a card, its last parameter setting `option` of the payment. */
+function payingWith<Option extends keyof PayOption>(option: Option) {
+  return async function (this: ConformanceWorld, line: string, role: CardRole, value: PayOption[Option]) {
+    await this.pay(line, role, { [option]: value });
+  };
+}
+
 When('I request {string} without a payment header', REQUEST, async function (this: ConformanceWorld, line: string) {
   await this.send(line);
 });
@@ -21,29 +35,11 @@ When('I pay for {string} with {card}', REQUEST, async function (this: Conformanc
   await this.pay(line, role);
 });
 
-When(
-  'I pay for {string} with {card} and a top-up of {int} units',
-  REQUEST,
-  async function (this: ConformanceWorld, line: string, role: CardRole, topUpAmount: number) {
-    await this.pay(line, role, { topUpAmount });
-  },
-);
+When('I pay for {string} with {card} and a top-up of {int} units', REQUEST, payingWith('topUpAmount'));
 
-When(
-  'I pay for {string} with {card}, encoding the header {encoding}',
-  REQUEST,
-  async function (this: ConformanceWorld, line: string, role: CardRole, encoding: Encoding) {
-    await this.pay(line, role, { encoding });
-  },
-);
+When('I pay for {string} with {card}, encoding the header {encoding}', REQUEST, payingWith('encoding'));
 
-When(
-  'I pay for {string} with {card}, sending the header name {string}',
-  REQUEST,
-  async function (this: ConformanceWorld, line: string, role: CardRole, headerName: string) {
-    await this.pay(line, role, { headerName });
-  },
-);
+When('I pay for {string} with {card}, sending the header name {string}', REQUEST, payingWith('headerName'));
 
 When('I spend with the clientId on {string}', REQUEST, async function (this: ConformanceWorld, line: string) {
   await this.spend(line);

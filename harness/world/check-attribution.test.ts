@@ -21,7 +21,7 @@ import {
   STEP_IDS,
   type CheckIds,
 } from './check.ts';
-import type { Exchange } from './exchange.ts';
+import type { Answer, Exchange } from './exchange.ts';
 import { expectPaymentError, expectServed, servedForSetUp } from './judge.ts';
 import { paymentErrorIds, SERVED } from './outcome-ids.ts';
 
@@ -249,17 +249,16 @@ describe('checksFor: one observation, a check of each requirement that demands i
   });
 });
 
+/** A GET of `target` and its answer. */
+function answeredGet(target: string, answer: Answer): Exchange {
+  return { request: { method: 'GET', target }, path: target, startedAt: new Date(0).toISOString(), durationMs: 1, answer };
+}
+
 /** A 402 payment error answer. */
 function paymentError(code: string, message: string): Exchange {
   const body = { success: false, creditsRemaining: 0, clientId: '', error: message, errorCode: code };
-  const text = JSON.stringify(body);
-  return {
-    request: { method: 'GET', target: '/api/weather' },
-    path: '/api/weather',
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    answer: { status: 402, rawHeaders: [['content-type', 'application/json']], headers: { 'content-type': 'application/json' }, text, json: body },
-  };
+  const headers = { 'content-type': 'application/json' };
+  return answeredGet('/api/weather', { status: 402, rawHeaders: Object.entries(headers), headers, text: JSON.stringify(body), json: body });
 }
 
 describe('judges of an answer name the requirement of what they check', () => {
@@ -296,13 +295,7 @@ describe('judges of an answer name the requirement of what they check', () => {
       expectServed(exchange, 'GET /api/users/:id', SERVED);
     });
     const body = { route: 'GET /api/users/:id' };
-    const free: Exchange = {
-      request: { method: 'GET', target: '/api/users/42' },
-      path: '/api/users/42',
-      startedAt: new Date(0).toISOString(),
-      durationMs: 1,
-      answer: { status: 200, rawHeaders: [], headers: {}, text: JSON.stringify(body), json: body },
-    };
+    const free = answeredGet('/api/users/42', { status: 200, rawHeaders: [], headers: {}, text: JSON.stringify(body), json: body });
     const head: Exchange = { ...free, request: { method: 'HEAD', target: '/api/users/42' }, answer: { status: 200, rawHeaders: [], headers: {}, text: '', json: undefined } };
     expect((await failureOf(() => step.call(world('@CR-4.12', '@CR-4.13', '@CR-13.42'), free))).ids).toEqual(['CR-4.13']);
     expect((await failureOf(() => step.call(world('@CR-4.8'), head))).ids).toEqual(['CR-4.8']);

@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express5 from 'express';
 import express4 from 'express4';
-import Fastify from 'fastify';
+import Fastify, { type RouteShorthandOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGate, type Gate } from '../gate/index.ts';
 import type { RouteConfig } from '../protocol/types.ts';
@@ -120,45 +120,30 @@ describe.each(Object.keys(hosts))('table gating on %s', (host) => {
   });
 });
 
-/** Fastify apps with a paid POST route, table-gated or declared with config.credit402, a JSON body and a 1 MB body limit. */
-const fastifyApps: Record<string, (gate: Gate, ran: Ran) => Promise<Server>> = {
-  table: async (gate, ran) => {
-    const app = Fastify({ frameworkErrors: credit402FrameworkErrors, bodyLimit: 1024 * 1024 });
-    await app.register(credit402Fastify, { gate });
-    app.post('/api/translate', async (request) => {
-      ran.push(request.url);
-      return { text: (request.body as { text?: string }).text, paid: request.credit402 !== undefined };
-    });
-    await app.ready();
-    return app.server;
-  },
-  'per-route': async (gate, ran) => {
-    const app = Fastify({ frameworkErrors: credit402FrameworkErrors, bodyLimit: 1024 * 1024 });
-    await app.register(credit402Fastify, { gate });
-    app.post('/api/translate', { config: { credit402: { amount: 2_500 } } }, async (request) => {
-      ran.push(request.url);
-      return { text: (request.body as { text?: string }).text, paid: request.credit402 !== undefined };
-    });
-    await app.ready();
-    return app.server;
-  },
-  'per-route, with a body schema': async (gate, ran) => {
-    const app = Fastify({ frameworkErrors: credit402FrameworkErrors, bodyLimit: 1024 * 1024 });
-    await app.register(credit402Fastify, { gate });
-    const schema = { body: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } };
-    app.post('/api/translate', { schema, config: { credit402: { amount: 2_500 } } }, async (request) => {
-      ran.push(request.url);
-      return { text: (request.body as { text?: string }).text, paid: request.credit402 !== undefined };
-    });
-    await app.ready();
-    return app.server;
-  },
+/** A Fastify app with the plugin and a 1 MB body limit, whose paid `POST /api/translate` (declared with `options`) answers its JSON body's text. */
+async function fastifyApp(gate: Gate, ran: Ran, options: RouteShorthandOptions): Promise<Server> {
+  const app = Fastify({ frameworkErrors: credit402FrameworkErrors, bodyLimit: 1024 * 1024 });
+  await app.register(credit402Fastify, { gate });
+  app.post('/api/translate', options, async (request) => {
+    ran.push(request.url);
+    return { text: (request.body as { text?: string }).text, paid: request.credit402 !== undefined };
+  });
+  await app.ready();
+  return app.server;
+}
+
+const PER_ROUTE: RouteShorthandOptions = { config: { credit402: { amount: 2_500 } } };
+/** The POST route's options in each Fastify app: table-gated, or declared with config.credit402 (with a body schema or without). */
+const fastifyRoutes: Record<string, RouteShorthandOptions> = {
+  table: {},
+  'per-route': PER_ROUTE,
+  'per-route, with a body schema': { ...PER_ROUTE, schema: { body: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } } },
 };
 
-describe.each(Object.keys(fastifyApps))('the Fastify plugin, %s', (kind) => {
+describe.each(Object.keys(fastifyRoutes))('the Fastify plugin, %s', (kind) => {
   const start = async () => {
     const { gate, balance, ran } = await setUp(kind === 'table' ? { 'POST /api/translate': { amount: 2_500 } } : undefined);
-    const url = await listen(await (fastifyApps[kind] as (typeof fastifyApps)[string])(gate, ran));
+    const url = await listen(await fastifyApp(gate, ran, fastifyRoutes[kind] as RouteShorthandOptions));
     return { url, balance, ran };
   };
 

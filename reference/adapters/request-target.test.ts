@@ -6,6 +6,7 @@ import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Gate } from '../gate/index.ts';
+import { AMBIGUOUS_REQUESTS } from 'credit402-tooling/testing/ambiguous-requests';
 import { recordingGate as recordingGateOf } from 'credit402-tooling/testing/recording-gate';
 import { credit402Middleware } from './express/express.ts';
 import { credit402Fastify, credit402FrameworkErrors } from './fastify/fastify.ts';
@@ -76,18 +77,8 @@ describe.each(Object.keys(hosts))('the adapter on %s', (host) => {
     return { server, calls };
   };
 
-  it.each([
-    ['GET', '/api\\weather#x'],
-    ['GET', '/api\\weather'],
-    ['GET', 'http://x/api\\weather'],
-    ['GET', '/api\\weather?city=Oslo#'],
-    ['POST', '/api\\translate#'],
-    ['GET', '/api/weather#'],
-    ['GET', 'ftp://x/api/weather'],
-    ['POST', 'ws://x/api/translate'],
-    ['GET', 'http://x/api/weather#x'],
-    ['GET', '/api/x/../weather'],
-  ])('CR-4.10 answers %s %s 400 ambiguous_request_target, paid or not, before any store or processor call', async (method, target) => {
+  // A HEAD answer has no body to read; the gate's own test covers HEAD.
+  it.each(AMBIGUOUS_REQUESTS.filter(([method]) => method !== 'HEAD'))('CR-4.10 answers %s %s 400 ambiguous_request_target, paid or not, before any store or processor call', async (method, target) => {
     const { server, calls } = await start();
     for (const payment of [undefined, SPEND]) {
       const { status, body } = await send(server, method, target, payment);

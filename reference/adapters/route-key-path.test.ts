@@ -1,22 +1,23 @@
 // keyPathOf: Fastify's and Express's route paths named in the route-key syntax when they have its shape.
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
+import { itReadsKeyPaths } from 'credit402-tooling/testing/key-path-readings';
 import { keyPathOf } from './route-key-path.ts';
 
 describe('keyPathOf', () => {
-  it('drops the regular expression of a named segment and names a final wildcard *', () => {
-    expect(keyPathOf('/api/users/:id(^.+$)')).toBe('/api/users/:id');
-    expect(keyPathOf('/api/files/{*rest}')).toBe('/api/files/*');
-    expect(keyPathOf('/api/files/*rest')).toBe('/api/files/*');
-    expect(keyPathOf('/api/files/*')).toBe('/api/files/*');
-    expect(keyPathOf('/t/:tenant(\\d+)/files/{*path}')).toBe('/t/:tenant/files/*');
-  });
+  itReadsKeyPaths(keyPathOf, 'drops the regular expression of a named segment and names a final wildcard *', [
+    ['/api/users/:id(^.+$)', '/api/users/:id'],
+    ['/api/files/{*rest}', '/api/files/*'],
+    ['/api/files/*rest', '/api/files/*'],
+    '/api/files/*',
+    ['/t/:tenant(\\d+)/files/{*path}', '/t/:tenant/files/*'],
+  ]);
 
-  it('keeps exact paths, key-shaped patterns and other syntax as they are', () => {
-    expect(keyPathOf('/api/weather')).toBe('/api/weather');
-    expect(keyPathOf('/api/users/:id')).toBe('/api/users/:id');
-    expect(keyPathOf('/api/users/:id?')).toBe('/api/users/:id?');
-    expect(keyPathOf('/a/:id(x/y)')).toBe('/a/:id(x/y)');
-    expect(keyPathOf('/a/{*rest}/b')).toBe('/a/{*rest}/b');
-    expect(keyPathOf('/a/:id(\\d+)/:id(\\w+)')).toBe('/a/:id(\\d+)/:id(\\w+)');
-  });
+  itReadsKeyPaths(keyPathOf, 'keeps exact paths, key-shaped patterns and other syntax as they are', [
+    '/api/weather',
+    '/api/users/:id',
+    '/api/users/:id?',
+    '/a/:id(x/y)',
+    '/a/{*rest}/b',
+    '/a/:id(\\d+)/:id(\\w+)',
+  ]);
 });

@@ -1,7 +1,7 @@
 // `credit402 gateway --upstream URL [--config F] [--profile F] [--port N] [--host A] [--store K] [--stripe-api URL] [--metrics-path P] [--upstream-matching M]`: the gateway's command line.
-import { parseArgs } from 'node:util';
 import { closeOnSignal, startFailure } from './command-lifecycle.ts';
-import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
+import { configSources, listenerOverrides } from './command-options.ts';
+import { parseListenerArgs } from './listener-args.ts';
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GatewayConfig } from '../gateway/gateway-config.ts';
 import { storeKinds } from '../stores/descriptors.ts';
@@ -65,15 +65,10 @@ export async function gatewayCommand(args: string[]): Promise<number | undefined
 }
 
 async function gateway(args: string[]): Promise<number | undefined> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      ...SOURCE_FLAGS,
-      ...LISTENER_FLAGS,
-      upstream: { type: 'string' },
-      'upstream-timeout-ms': { type: 'string' },
-      'upstream-matching': { type: 'string' },
-    },
+  const values = parseListenerArgs(args, {
+    upstream: { type: 'string' },
+    'upstream-timeout-ms': { type: 'string' },
+    'upstream-matching': { type: 'string' },
   });
   if (values.help) {
     console.log(usage());

@@ -1,8 +1,8 @@
 // `credit402 serve [--profile F] [--config F] [--store K] [--<store flag> N] [--framework F] [--gating G] [--port N] [--conformance-control] [--log-level L]`: the reference server's command line.
-import { parseArgs } from 'node:util';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import { closeOnSignal, startFailure } from './command-lifecycle.ts';
-import { configSources, LISTENER_FLAGS, listenerOverrides, SOURCE_FLAGS } from './command-options.ts';
+import { configSources, listenerOverrides } from './command-options.ts';
+import { parseListenerArgs } from './listener-args.ts';
 import { banner } from '../server/banner.ts';
 import { fileNamesFramework, installedFramework } from '../server/installed-framework.ts';
 import { FRAMEWORKS, loadServerConfig, type Framework, type Gating, type ServerConfig } from '../compose/engine-config.ts';
@@ -72,16 +72,11 @@ export async function serveCommand(args: string[], injected: ServerInjections = 
 }
 
 async function serve(args: string[], injected: ServerInjections): Promise<number | undefined> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      ...SOURCE_FLAGS,
-      ...LISTENER_FLAGS,
-      framework: { type: 'string' },
-      gating: { type: 'string' },
-      'log-level': { type: 'string' },
-      ...storeFlagOptions(),
-    },
+  const values = parseListenerArgs(args, {
+    framework: { type: 'string' },
+    gating: { type: 'string' },
+    'log-level': { type: 'string' },
+    ...storeFlagOptions(),
   });
   if (values.help) {
     console.log(usage());

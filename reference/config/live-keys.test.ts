@@ -1,23 +1,14 @@
 // Live keys never meet the emulator: the reference server refuses to start with them unless the Stripe API is Stripe's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serveCommand } from '../cli/serve-command.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { assertLiveKeysReachStripe, isStripeItself } from './live-keys.ts';
+import { useConfigFiles } from 'credit402-tooling/testing/config-files';
 import { codeOf } from 'credit402-tooling/testing/error-code';
 
-const dir = mkdtempSync(join(tmpdir(), 'credit402-live-keys-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 /** A `--config` file with the given fields. */
-function configFile(name: string, fields: Record<string, unknown>): string {
-  const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ store: { kind: 'memory' }, port: 0, ...fields }));
-  return path;
-}
+const configFile = useConfigFiles('credit402-live-keys-');
 
 const LIVE = { stripeSecretKey: 'sk_live_credit402example', stripePublishableKey: 'pk_live_credit402example' };
 /** Live keys start only with a secret of the operator's own (production-guards.ts). */

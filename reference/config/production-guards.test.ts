@@ -1,8 +1,6 @@
 // What production must never run with: the conformance control routes with live keys or Stripe itself, a public serverSecret with live keys.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import { gatewayCommand } from '../cli/gateway-command.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../gateway/gateway-config.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
@@ -10,19 +8,13 @@ import { serveCommand } from '../cli/serve-command.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
 import { startReferenceServer } from '../server/start-server.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
+import { useConfigFiles } from 'credit402-tooling/testing/config-files';
 import { codeOf } from 'credit402-tooling/testing/error-code';
 import { createCredit402 } from '../credit402.ts';
 import { PUBLIC_SERVER_SECRETS } from './production-guards.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'credit402-production-guards-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 /** A `--config` file with the given fields. */
-function configFile(name: string, fields: Record<string, unknown>): string {
-  const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ store: { kind: 'memory' }, port: 0, ...fields }));
-  return path;
-}
+const configFile = useConfigFiles('credit402-production-guards-');
 
 const OWN_SECRET = 'an-operator-secret-of-at-least-32-bytes-0123456789';
 const LIVE = { stripeSecretKey: 'sk_live_credit402example', stripePublishableKey: 'pk_live_credit402example' };

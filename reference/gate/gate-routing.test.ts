@@ -1,6 +1,7 @@
 // Unit tests of the gate's routing and challenge decisions (no processor call can happen on these paths).
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
+import { methodAndTarget } from 'credit402-tooling/testing/request-line';
 import { createGate } from './gate.ts';
 import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
 import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
@@ -16,30 +17,15 @@ const gate = createGate({
 
 const actionOf = async (method: string, url: string) => (await gate.handle({ method, url, paymentHeader: undefined })).action;
 
-describe('gate routing', () => {
-  it.each([
-    ['GET', '/api/weather'],
-    ['GET', '/api/weather?city=Oslo'],
-    ['GET', 'http://example.test/api/weather?x=1'],
-    ['GET', '/api/%77eather'],
-    ['GET', '/api/we%61ther'],
-    ['HEAD', '/api/weather'],
-    ['HEAD', '/api/head-only'],
-  ])('gates %s %s', async (method, url) => {
-    expect(await actionOf(method, url)).toBe('respond');
-  });
+/** Unpaid requests (`METHOD target`) by the gate's action: `respond` on a gated route (the challenge), `pass` on a free one (untouched). */
+const UNPAID_ACTIONS = {
+  respond: ['GET /api/weather', 'GET /api/weather?city=Oslo', 'GET http://example.test/api/weather?x=1', 'GET /api/%77eather', 'GET /api/we%61ther', 'HEAD /api/weather', 'HEAD /api/head-only'],
+  pass: ['POST /api/weather', 'get /api/weather', 'GET /api/weather/', 'GET /API/weather', 'GET /api/%57eather', 'GET /api%2Fweather', 'GET //api/weather', 'GET /api/head-only'],
+};
 
-  it.each([
-    ['POST', '/api/weather'],
-    ['get', '/api/weather'],
-    ['GET', '/api/weather/'],
-    ['GET', '/API/weather'],
-    ['GET', '/api/%57eather'],
-    ['GET', '/api%2Fweather'],
-    ['GET', '//api/weather'],
-    ['GET', '/api/head-only'],
-  ])('passes %s %s untouched', async (method, url) => {
-    expect(await actionOf(method, url)).toBe('pass');
+describe('gate routing', () => {
+  it.each(Object.entries(UNPAID_ACTIONS).flatMap(([action, requests]) => requests.map((request) => [request, action])))('answers %s unpaid: %s', async (request, action) => {
+    expect(await actionOf(...methodAndTarget(request))).toBe(action);
   });
 
   it.each([

@@ -1,55 +1,67 @@
 // Unit tests for the near-misses of gated routes (CR-15.5): what a looser router reads as a gated route, per looseness and all together.
 import { describe, expect, it } from 'vitest';
+import { methodAndTarget } from 'credit402-tooling/testing/request-line';
 import { createNearMisses, NEAR_MISS, nearMissRefused, ROUTER_LOOSENESSES, type RouterLooseness } from './near-miss.ts';
 import { createRouteTable } from './route-table.ts';
 import { resolveRoutes } from './routes.ts';
 
-const KEYS = ['GET /api/ok', 'GET /api/users/:id', 'GET /files/*', 'POST /api/translate', 'GET /Mixed/Case', 'GET /slash/'];
-const routes = [...resolveRoutes(Object.fromEntries(KEYS.map((key) => [key, { amount: 1 }]))).values()];
+/** The gated route keys, each with the requests a looser router reads as that route (the table leaves them free), and what the looser router allows. */
+const NEAR_MISSES: Record<string, Array<[request: string, looseness: string]>> = {
+  'GET /api/ok': [
+    ['GET /api/ok/', 'a trailing slash'],
+    ['GET /API/OK', 'another case'],
+    ['GET /api/ok;jsessionid=1', 'a ; parameter'],
+    ['GET /api;x=1/ok', 'a ; parameter inside the path'],
+    ['GET //api/ok', 'a leading double slash'],
+    ['GET /api//ok', 'a double slash inside'],
+    ['GET /api%2Fok', 'an encoded slash'],
+    ['GET /API//ok/;x', 'several at once'],
+    ['HEAD /API/ok', 'HEAD following GET'],
+  ],
+  'GET /api/users/:id': [
+    ['GET /api/users/42/', 'a pattern with a trailing slash'],
+    ['GET /API/Users/42', 'a pattern in another case'],
+    ['GET /api/users//42', 'a pattern with a double slash'],
+    ['GET /api/users/', 'an empty named segment'],
+    ['GET /api/users;v=2/42', 'a ; parameter on a pattern\'s literal'],
+  ],
+  'GET /files/*': [
+    ['GET /files', 'a wildcard\'s prefix without its slash'],
+    ['GET /FILES/a/b', 'a wildcard in another case'],
+  ],
+  'POST /api/translate': [['POST /api/Translate', 'another method\'s route']],
+  'GET /Mixed/Case': [['GET /mixed/case', 'a route key with capitals']],
+  'GET /slash/': [['GET /slash', 'a route key with a trailing slash, requested without']],
+};
+
+const routes = [...resolveRoutes(Object.fromEntries(Object.keys(NEAR_MISSES).map((key) => [key, { amount: 1 }]))).values()];
 const table = createRouteTable(routes);
 const nearOf = (looseness: readonly RouterLooseness[]) => {
   const near = createNearMisses(routes, looseness);
   return (method: string, path: string): string | undefined => near?.routeNear(method, path)?.key;
 };
 
+/** Requests that are no near-miss of any key, with why. */
+const NO_NEAR_MISSES = {
+  'POST /api/ok/': 'another method',
+  'GET /api/okay': 'another path',
+  'GET /api/ok/x': 'one more segment',
+  'GET /api/users': 'a pattern\'s missing segment',
+  'GET /api/users/42/x': 'a pattern\'s extra segment',
+  'GET /free': 'a free path',
+  'GET *': 'the asterisk form',
+};
+
 describe('near-misses of gated routes (CR-15.5)', () => {
   const all = nearOf(ROUTER_LOOSENESSES);
 
-  it.each([
-    ['GET', '/api/ok/', 'GET /api/ok', 'a trailing slash'],
-    ['GET', '/API/OK', 'GET /api/ok', 'another case'],
-    ['GET', '/api/ok;jsessionid=1', 'GET /api/ok', 'a ; parameter'],
-    ['GET', '/api;x=1/ok', 'GET /api/ok', 'a ; parameter inside the path'],
-    ['GET', '//api/ok', 'GET /api/ok', 'a leading double slash'],
-    ['GET', '/api//ok', 'GET /api/ok', 'a double slash inside'],
-    ['GET', '/api%2Fok', 'GET /api/ok', 'an encoded slash'],
-    ['GET', '/API//ok/;x', 'GET /api/ok', 'several at once'],
-    ['HEAD', '/API/ok', 'GET /api/ok', 'HEAD following GET'],
-    ['GET', '/api/users/42/', 'GET /api/users/:id', 'a pattern with a trailing slash'],
-    ['GET', '/API/Users/42', 'GET /api/users/:id', 'a pattern in another case'],
-    ['GET', '/api/users//42', 'GET /api/users/:id', 'a pattern with a double slash'],
-    ['GET', '/api/users/', 'GET /api/users/:id', 'an empty named segment'],
-    ['GET', '/api/users;v=2/42', 'GET /api/users/:id', 'a ; parameter on a pattern\'s literal'],
-    ['GET', '/files', 'GET /files/*', 'a wildcard\'s prefix without its slash'],
-    ['GET', '/FILES/a/b', 'GET /files/*', 'a wildcard in another case'],
-    ['POST', '/api/Translate', 'POST /api/translate', 'another method\'s route'],
-    ['GET', '/mixed/case', 'GET /Mixed/Case', 'a route key with capitals'],
-    ['GET', '/slash', 'GET /slash/', 'a route key with a trailing slash, requested without'],
-  ])('%s %s is a near-miss of %s (%s)', (method, path, key) => {
-    expect(table.match(method, path)).toBeUndefined();
-    expect(all(method, path)).toBe(key);
+  it.each(Object.entries(NEAR_MISSES).flatMap(([key, requests]) => requests.map(([request, looseness]) => [request, key, looseness])))('%s is a near-miss of %s (%s)', (request, key) => {
+    expect(table.match(...methodAndTarget(request))).toBeUndefined();
+    expect(all(...methodAndTarget(request))).toBe(key);
   });
 
-  it.each([
-    ['POST', '/api/ok/', 'another method'],
-    ['GET', '/api/okay', 'another path'],
-    ['GET', '/api/ok/x', 'one more segment'],
-    ['GET', '/api/users', 'a pattern\'s missing segment'],
-    ['GET', '/api/users/42/x', 'a pattern\'s extra segment'],
-    ['GET', '/free', 'a free path'],
-    ['GET', '*', 'the asterisk form'],
-  ])('%s %s is no near-miss (%s)', (method, path) => {
-    expect(all(method, path)).toBeUndefined();
+  it.each(Object.entries(NO_NEAR_MISSES))('%s is no near-miss (%s)', (request) => {
+    expect(all(...methodAndTarget(request))).toBeUndefined();
   });
 
   it('looks only for the loosenesses named', () => {

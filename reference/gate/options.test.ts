@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
 import type { Processor } from '../processor/processor.ts';
 import { MemoryStore } from '../stores/memory/memory-store.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { SERVER_SECRET_MIN_BYTES, validateGateOptions, type GateOptions } from './options.ts';
 
 const processor: Processor = {
@@ -11,15 +12,10 @@ const processor: Processor = {
   charge: async () => ({ id: 'pi', succeeded: true as const }),
 };
 
+/** The code of the Credit402ConfigError that validating options with `serverSecret` throws; undefined when they are valid. */
 function codeFor(serverSecret: unknown): string | undefined {
   const options = { stripePublishableKey: 'pk_test_abc', serverSecret, store: new MemoryStore(), processor, routes: {} } as unknown as GateOptions;
-  try {
-    validateGateOptions(options);
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(Credit402ConfigError);
-    return (error as Credit402ConfigError).code;
-  }
+  return codeOf(() => validateGateOptions(options), Credit402ConfigError);
 }
 
 describe('serverSecret length (CR-2.8, CR-13.34)', () => {

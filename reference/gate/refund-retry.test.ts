@@ -1,16 +1,11 @@
 // Unit tests of the settlement's refund retries: a refund whose call failed or timed out is tried again under one refund id, and applied once (CR-15.3, CR-4.7).
 import { describe, expect, it, vi } from 'vitest';
-import { encodeBase64Json } from '../protocol/base64-json.ts';
 import type { DeductionRefund, DeductionRefundResult } from '../stores/store.ts';
 import { ScriptedStore, type StoreFault } from 'credit402-tooling/testing/scripted-store';
+import { PAYING_CLIENT as CLIENT, servingGate } from 'credit402-tooling/testing/serving-gate';
 import type { ServeDecision } from './decision.ts';
-import { createGate } from './gate.ts';
 import { REFUND_RETRY_DELAYS_MS, RefundFailedError, RefundSupersededError } from './handler-refund.ts';
-import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
-import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
 
-const CLIENT = 'c'.repeat(64);
-const processor = untouchableProcessor();
 /** Long enough for every retry of a refund. */
 const ALL_RETRIES_MS = REFUND_RETRY_DELAYS_MS.reduce((sum, pause) => sum + pause, 0) + 1_500;
 
@@ -26,14 +21,9 @@ class RefundJournal extends ScriptedStore {
 /** A gate (store deadline 50 ms) over a store holding 1000 units for CLIENT with `faults`; `failed()` spends 500 and settles with a 500. */
 async function setUp(faults: StoreFault[]) {
   const store = new RefundJournal(faults);
-  await store.inner.addBalance(CLIENT, 'usd', 1_000);
   const reported: { error: unknown; stage: string }[] = [];
   const refunded: unknown[] = [];
-  const gate = createGate({
-    ...TEST_GATE_KEYS,
-    store,
-    processor,
-    routes: { 'GET /a': { amount: 500 } },
+  const { serve, balance } = await servingGate(store, {
     refundOnHandlerError: true,
     storeTimeoutMs: 50,
     onError: (error, stage) => void reported.push({ error, stage }),
@@ -41,14 +31,11 @@ async function setUp(faults: StoreFault[]) {
   });
   /** A paid request with request id `req-1` (its first attempt, or the client's retry), settled with `status`. */
   const served = async (status: number): Promise<ServeDecision> => {
-    const paymentHeader = encodeBase64Json({ stripe402Version: 1, clientId: CLIENT, requestId: 'req-1' });
-    const decision = await gate.handle({ method: 'GET', url: '/a', paymentHeader });
-    if (decision.action !== 'serve') throw new Error(`expected a serve decision, got ${decision.action}`);
-    await (decision as ServeDecision).settle({ status });
-    return decision as ServeDecision;
+    const decision = await serve('req-1');
+    await decision.settle({ status });
+    return decision;
   };
   const failed = async (): Promise<void> => void (await served(500));
-  const balance = async () => (await store.inner.getClient(CLIENT))?.balances.usd;
   const refundCalls = () => store.calls.filter((call) => call === 'refundDeduction').length;
   return { store, reported, refunded, served, failed, balance, refundCalls };
 }

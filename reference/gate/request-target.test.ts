@@ -1,5 +1,6 @@
 // Unit tests of how the gate reads request targets (CR-4.2) and refuses ambiguous ones (CR-4.10) before any effect.
 import { describe, expect, it } from 'vitest';
+import { AMBIGUOUS_REQUESTS } from 'credit402-tooling/testing/ambiguous-requests';
 import { recordingGate as recordingGateOf } from 'credit402-tooling/testing/recording-gate';
 import { AMBIGUOUS_TARGET, readRequestTarget, routerTarget } from './request-target.ts';
 
@@ -76,21 +77,7 @@ describe('ambiguous request targets (CR-4.10)', () => {
     expect(!reading.ok && reading.reason).toContain(reason);
   });
 
-  it.each([
-    ['GET', '/api\\weather'],
-    ['GET', '/api\\weather#x'],
-    ['GET', '/api\\weather?city=Oslo#'],
-    ['GET', 'http://x/api\\weather'],
-    ['POST', '/api\\translate#'],
-    ['HEAD', '/api\\weather#'],
-    ['GET', 'ftp://x/api/weather'],
-    ['GET', 'file://x/api/weather'],
-    ['POST', 'ws://x/api/translate'],
-    ['GET', '/api/x/../weather'],
-    ['GET', '/free\\x'],
-    ['GET', '/api/weather%zz'],
-    ['GET', '/api/%FF'],
-  ])('CR-4.10 answers %s %s 400 ambiguous_request_target before any store or processor call, paid or not', async (method, url) => {
+  it.each(AMBIGUOUS_REQUESTS)('CR-4.10 answers %s %s 400 ambiguous_request_target before any store or processor call, paid or not', async (method, url) => {
     const { gate, calls } = await recordingGate();
     for (const paymentHeader of [undefined, SPEND, PAY, 'not base64']) {
       const decision = await gate.handle({ method, url, paymentHeader });

@@ -1,41 +1,42 @@
 // Unit tests for route matching: exact keys, named segments, the final wildcard, precedence and HEAD (CR-4.8, CR-4.11–CR-4.13).
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { methodAndTarget } from 'credit402-tooling/testing/request-line';
 import { createRouteTable } from './route-table.ts';
 import { resolveRoutes } from './routes.ts';
 
 const tableOf = (keys: string[]) => createRouteTable(resolveRoutes(Object.fromEntries(keys.map((key) => [key, { amount: 1 }]))).values());
 
-const KEYS = ['GET /api/users/me', 'GET /api/users/:id', 'GET /api/users/:id/posts/*', 'GET /api/files/:name', 'GET /api/files/*', 'POST /api/files/*', 'GET /api/weather'];
+/** The gated route keys, each with the paths it matches for its method (CR-4.11–CR-4.13). */
+const MATCHES: Record<string, string[]> = {
+  'GET /api/users/me': ['/api/users/me'],
+  'GET /api/users/:id': ['/api/users/42', '/api/users/a%2Fb'],
+  'GET /api/users/:id/posts/*': ['/api/users/42/posts/', '/api/users/42/posts/7/comments'],
+  'GET /api/files/:name': ['/api/files/a'],
+  'GET /api/files/*': ['/api/files/', '/api/files/a/b.txt'],
+  'POST /api/files/*': ['/api/files/a'],
+  'GET /api/weather': ['/api/weather'],
+};
+
+/** Requests near those keys that none of them matches, by why. */
+const FREE: Record<string, string[]> = {
+  'an empty named segment': ['GET /api/users/'],
+  'a missing segment': ['GET /api/users'],
+  'a trailing slash is one more (empty) segment': ['GET /api/users/42/'],
+  'the wildcard needs its "/"': ['GET /api/users/42/posts', 'GET /api/files'],
+  'literals keep their case': ['GET /API/users/42'],
+  'another method': ['PUT /api/files/a'],
+  'an exact key matches one path': ['GET /api/weather/x'],
+};
 
 describe('route table (CR-4.11, CR-4.12, CR-4.13)', () => {
-  const table = tableOf(KEYS);
-  it.each([
-    ['GET', '/api/users/me', 'GET /api/users/me'],
-    ['GET', '/api/users/42', 'GET /api/users/:id'],
-    ['GET', '/api/users/a%2Fb', 'GET /api/users/:id'],
-    ['GET', '/api/users/42/posts/', 'GET /api/users/:id/posts/*'],
-    ['GET', '/api/users/42/posts/7/comments', 'GET /api/users/:id/posts/*'],
-    ['GET', '/api/files/a', 'GET /api/files/:name'],
-    ['GET', '/api/files/', 'GET /api/files/*'],
-    ['GET', '/api/files/a/b.txt', 'GET /api/files/*'],
-    ['POST', '/api/files/a', 'POST /api/files/*'],
-    ['GET', '/api/weather', 'GET /api/weather'],
-  ])('%s %s is %s', (method, path, key) => {
-    expect(table.match(method, path)?.key).toBe(key);
+  const table = tableOf(Object.keys(MATCHES));
+  it.each(Object.entries(MATCHES).flatMap(([key, paths]) => paths.map((path) => [key, path])))('%s matches %s', (key, path) => {
+    expect(table.match(methodAndTarget(key)[0], path)?.key).toBe(key);
   });
 
-  it.each([
-    ['GET', '/api/users/', 'an empty named segment'],
-    ['GET', '/api/users', 'a missing segment'],
-    ['GET', '/api/users/42/', 'a trailing slash is one more (empty) segment'],
-    ['GET', '/api/users/42/posts', 'the wildcard needs its "/"'],
-    ['GET', '/api/files', 'the wildcard needs its "/"'],
-    ['GET', '/API/users/42', 'literals keep their case'],
-    ['PUT', '/api/files/a', 'another method'],
-    ['GET', '/api/weather/x', 'an exact key matches one path'],
-  ])('%s %s is free (%s)', (method, path) => {
-    expect(table.match(method, path)).toBeUndefined();
+  it.each(Object.entries(FREE).flatMap(([why, requests]) => requests.map((request) => [request, why])))('%s is free (%s)', (request) => {
+    expect(table.match(...methodAndTarget(request))).toBeUndefined();
   });
 
   it('CR-4.8 HEAD follows GET, and the most specific of the HEAD and GET keys wins, HEAD first at the same shape', () => {

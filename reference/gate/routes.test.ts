@@ -1,17 +1,11 @@
 // Unit tests for route validation and defaults.
 import { describe, expect, it } from 'vitest';
 import { Credit402ConfigError } from '../config/config-error.ts';
+import { codeOf } from 'credit402-tooling/testing/error-code';
 import { resolveRoutes } from './routes.ts';
 
-function codeOf(routes: unknown): string | undefined {
-  try {
-    resolveRoutes(routes);
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(Credit402ConfigError);
-    return (error as Credit402ConfigError).code;
-  }
-}
+/** The code of the Credit402ConfigError that resolving `routes` throws; undefined when they resolve. */
+const routesCode = (routes: unknown): string | undefined => codeOf(() => resolveRoutes(routes), Credit402ConfigError);
 
 describe('resolveRoutes: route validation at construction (CR-2.3, CR-2.10, CR-2.11, CR-2.12, CR-2.13, CR-2.14, CR-2.15, CR-2.16, CR-2.20)', () => {
   it('applies the defaults usd, 50000 and the largest charge', () => {
@@ -53,7 +47,7 @@ describe('resolveRoutes: route validation at construction (CR-2.3, CR-2.10, CR-2
     ['ERR_ROUTE_PATTERN', { 'GET /a/*/b': { amount: 1 } }],
     ['ERR_ROUTE_PATTERN', { 'GET /a/b*': { amount: 1 } }],
   ])('rejects with %s: %j', (code, routes) => {
-    expect(codeOf(routes)).toBe(code);
+    expect(routesCode(routes)).toBe(code);
   });
 
   it('CR-2.10 accepts an empty table: the library prices routes where the router declares them (CR-4.15)', () => {
@@ -81,12 +75,12 @@ describe('resolveRoutes: route validation at construction (CR-2.3, CR-2.10, CR-2
     expect(resolved.get('GET /a')).toEqual({ key: 'GET /a', method: 'GET', path: '/a', amount: 500, currency: 'usd', minTopUp: 50_000, maxTopUp: 9_999_999_900 });
     expect(resolved.get('GET /b')?.amount).toBe(500);
     expect(Object.is(resolved.get('GET /a')?.amount, 500)).toBe(true);
-    expect(codeOf(JSON.parse('{"GET /a":{"amount":500.5}}'))).toBe('ERR_ROUTE_AMOUNT');
-    expect(codeOf(JSON.parse('{"GET /a":{"amount":1,"minTopUp":50000.5}}'))).toBe('ERR_ROUTE_MIN_TOP_UP');
-    expect(codeOf(JSON.parse('{"GET /a":{"amount":1,"maxTopUp":1e400}}'))).toBe('ERR_ROUTE_MAX_TOP_UP');
+    expect(routesCode(JSON.parse('{"GET /a":{"amount":500.5}}'))).toBe('ERR_ROUTE_AMOUNT');
+    expect(routesCode(JSON.parse('{"GET /a":{"amount":1,"minTopUp":50000.5}}'))).toBe('ERR_ROUTE_MIN_TOP_UP');
+    expect(routesCode(JSON.parse('{"GET /a":{"amount":1,"maxTopUp":1e400}}'))).toBe('ERR_ROUTE_MAX_TOP_UP');
   });
 
   it('accepts the smallest charge exactly (gbp 30 pence: 2901 units round up to 30)', () => {
-    expect(codeOf({ 'GET /a': { amount: 1, currency: 'gbp', minTopUp: 2_901 } })).toBeUndefined();
+    expect(routesCode({ 'GET /a': { amount: 1, currency: 'gbp', minTopUp: 2_901 } })).toBeUndefined();
   });
 });

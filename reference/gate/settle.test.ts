@@ -1,35 +1,14 @@
 // Unit tests of a serve decision's settle: the engine's rule "5xx or threw, with refundOnHandlerError, gives the price back once".
 import { describe, expect, it, vi } from 'vitest';
-import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { FlakyStore } from 'credit402-tooling/testing/flaky-store';
-import type { ServeDecision, ServeOutcome } from './decision.ts';
-import { createGate } from './gate.ts';
-import { untouchableProcessor } from 'credit402-tooling/testing/untouchable-processor';
-import { TEST_GATE_KEYS } from 'credit402-tooling/testing/test-gate-keys';
-
-const CLIENT = 'c'.repeat(64);
-const processor = untouchableProcessor();
+import { PAYING_CLIENT as CLIENT, servingGate } from 'credit402-tooling/testing/serving-gate';
+import type { ServeOutcome } from './decision.ts';
 
 /** A gate over a store holding 1000 units for CLIENT; `served()` spends 500 of them and resolves to the serve decision. */
 async function setUp(refundOnHandlerError: boolean) {
   const store = new FlakyStore();
-  await store.addBalance(CLIENT, 'usd', 1_000);
   const errors: string[] = [];
-  const gate = createGate({
-    ...TEST_GATE_KEYS,
-    store,
-    processor,
-    routes: { 'GET /a': { amount: 500 } },
-    refundOnHandlerError,
-    onError: (_error, stage) => void errors.push(stage),
-  });
-  const served = async (requestId?: string): Promise<ServeDecision> => {
-    const paymentHeader = encodeBase64Json({ stripe402Version: 1, clientId: CLIENT, ...(requestId === undefined ? {} : { requestId }) });
-    const decision = await gate.handle({ method: 'GET', url: '/a', paymentHeader });
-    if (decision.action !== 'serve') throw new Error(`expected a serve decision, got ${decision.action}`);
-    return decision;
-  };
-  const balance = async () => (await store.getClient(CLIENT))?.balances.usd;
+  const { serve: served, balance } = await servingGate(store, { refundOnHandlerError, onError: (_error, stage) => void errors.push(stage) });
   return { store, errors, served, balance };
 }
 

@@ -25,28 +25,45 @@ async function redisBalance(prefix: string, clientId: string): Promise<number | 
   }
 }
 
+/** What a payment-response says of the charge that paid it. */
+interface Charged {
+  chargeId: string;
+  clientId: string;
+  creditsRemaining: number;
+}
+
+/** A new card on `stack`'s emulator, and `pay()`: WEATHER paid with that card, the answer with its payment-response read as `charged`. */
+async function newCard(stack: ReturnType<typeof useReferenceStack>) {
+  const paymentMethodId = await createCardPaymentMethod(stack.emulator.url);
+  return async () => {
+    const answer = await paidFetch(stack.server.url, WEATHER, { paymentMethodId });
+    return { ...answer, charged: answer.paymentResponse as Charged };
+  };
+}
+
+/** The PaymentIntent creations `stack`'s emulator journaled, in order. */
+const chargesOn = (stack: ReturnType<typeof useReferenceStack>) => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
+
 describe('a Redis flushed under a running server (CR-14.13)', () => {
   const keyPrefix = `credit402-test:reset:${randomUUID()}:`;
   const stack = useReferenceStack({ store: { kind: 'redis', url, keyPrefix } });
-  const charges = async () => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
   afterAll(async () => {
     await deleteKeys(url, keyPrefix);
   });
 
   it('CR-14.13 charges the same card anew after the prefix was deleted, and credits one top-up, never the old one again', async () => {
-    const card = await createCardPaymentMethod(stack.emulator.url);
-    const first = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
-    const paid = first.paymentResponse as { chargeId: string; clientId: string; creditsRemaining: number };
+    const pay = await newCard(stack);
+    const { charged: paid } = await pay();
     expect(paid.creditsRemaining).toBe(49_500);
     expect(await deleteKeys(url, keyPrefix)).toBeGreaterThan(0);
 
-    const again = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
-    const repaid = again.paymentResponse as { chargeId: string; clientId: string; creditsRemaining: number };
+    const again = await pay();
+    const repaid = again.charged;
     expect(again.status).toBe(200);
     expect(repaid.clientId).toBe(paid.clientId);
     // A new PaymentIntent, not the replay of the first one that the old key would have brought back.
     expect(repaid.chargeId).not.toBe(paid.chargeId);
-    const attempts = await charges();
+    const attempts = await chargesOn(stack);
     expect(attempts.map((attempt) => attempt.replayed)).toEqual([false, false]);
     expect(new Set(attempts.map((attempt) => (attempt.response as { id: string }).id))).toEqual(new Set([paid.chargeId, repaid.chargeId]));
     expect(attempts[1]?.idempotencyKey).not.toBe(attempts[0]?.idempotencyKey);
@@ -76,7 +93,6 @@ describe('a Redis flushed between reading the store id and the charge (CR-14.13)
   // A top-up of one request: the balance is 0 after each payment, so every payment of the card charges.
   const routes = { [WEATHER]: { amount: 50_000, minTopUp: 50_000, description: 'Weather' } };
   const stack = useReferenceStack({ routes }, { store });
-  const charges = async () => stack.control.journal({ method: 'POST', path: '/v1/payment_intents' });
   beforeEach(async () => {
     await stack.control.clearJournal();
   });
@@ -86,28 +102,27 @@ describe('a Redis flushed between reading the store id and the charge (CR-14.13)
   });
 
   it('CR-14.13 refuses to credit the replayed PaymentIntent (503, nothing credited), and the retry is charged under a new key', async () => {
-    const card = await createCardPaymentMethod(stack.emulator.url);
-    const first = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
-    const paid = first.paymentResponse as { chargeId: string; clientId: string; creditsRemaining: number };
+    const pay = await newCard(stack);
+    const { charged: paid } = await pay();
     expect(paid.creditsRemaining).toBe(0);
 
     flushAfterStoreId = true;
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const refused = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
+    const refused = await pay();
     logged.mockRestore();
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ errorCode: 'service_unavailable', error: CREDIT_REFUSED_AFTER_RESET });
-    const replay = (await charges())[1]!;
+    const replay = (await chargesOn(stack))[1]!;
     expect(replay.replayed).toBe(true);
     expect((replay.response as { id: string }).id).toBe(paid.chargeId);
     expect(await redisBalance(keyPrefix, paid.clientId)).toBeNull();
 
-    const retried = await paidFetch(stack.server.url, WEATHER, { paymentMethodId: card });
-    const repaid = retried.paymentResponse as { chargeId: string; creditsRemaining: number };
+    const retried = await pay();
+    const repaid = retried.charged;
     expect(retried.status).toBe(200);
     expect(repaid.chargeId).not.toBe(paid.chargeId);
     expect(repaid.creditsRemaining).toBe(0);
-    const attempts = await charges();
+    const attempts = await chargesOn(stack);
     expect(attempts).toHaveLength(3);
     expect(attempts[2]?.replayed).toBe(false);
     expect(attempts[2]?.idempotencyKey).not.toBe(attempts[1]?.idempotencyKey);

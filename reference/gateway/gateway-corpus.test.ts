@@ -10,13 +10,13 @@ import { REPO_ROOT } from 'credit402-tooling/testing/kit';
 import { loadGatewayConfig } from './gateway-config.ts';
 import { startGateway } from './start-gateway.ts';
 
-/** The conformance profile's routes (harness/PROFILE.md), gated by the gateway and served by the upstreams. */
+/** The conformance profile's routes (harness/conformance-profile.json) but those of its failing handlers, gated by the gateway and served by the upstreams. */
 const ROUTES = {
-  'GET /api/weather': { amount: 500 },
-  'POST /api/translate': { amount: 2500, currency: 'eur' },
+  'GET /api/weather': { amount: 500, description: 'Weather lookup' },
+  'POST /api/translate': { amount: 2500, currency: 'eur', minTopUp: 100000, description: 'Translation' },
   'GET /api/nodesc': { amount: 1 },
-  'GET /api/users/me': { amount: 100 },
-  'GET /api/users/:id': { amount: 300 },
+  'GET /api/users/me': { amount: 100, description: 'Own profile' },
+  'GET /api/users/:id': { amount: 300, description: 'User lookup' },
   'GET /api/files/:name': { amount: 250 },
   'GET /api/files/*': { amount: 200 },
 } as const;

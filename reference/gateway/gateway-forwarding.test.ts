@@ -69,28 +69,17 @@ function rawExchange(baseUrl: string, lines: string[], body = '', waitMs = 500):
 }
 
 describe('the gateway serves every request it charges (CR-4.7, CR-15.1)', () => {
-  it.each([
-    ['a bare % in the query', '/paid?q=100%'],
-    ['a Latin-1 percent-encoding in the query', '/paid?city=S%E3o'],
-    ['a bare ? query', '/paid?'],
-  ])('forwards a paid request with %s, query as received, and keeps its price', async (_why, target) => {
+  it.each<[why: string, target: string, forwarded?: string, routes?: typeof PATTERN_ROUTES]>([
+    ['with a bare % in the query, query as received', '/paid?q=100%'],
+    ['with a Latin-1 percent-encoding in the query, query as received', '/paid?city=S%E3o'],
+    ['with a bare ? query, query as received', '/paid?'],
+    ['whose path has a wildcard rest starting with .., with the path the gate matched', '/files/..hidden', '/files/..hidden', PATTERN_ROUTES],
+    ['whose path has an encoded ../ inside one segment, with the path the gate matched', '/files/a%2F%2E%2E%2Fb', '/files/a%2F..%2Fb', PATTERN_ROUTES],
+    ['whose path has a named segment ending with .., with the path the gate matched', '/api/users/x..', '/api/users/x..', PATTERN_ROUTES],
+  ])('forwards a paid request %s, and keeps its price', async (_why, target, forwarded = target, routes) => {
     const upstream = await startUpstream();
-    const { running, store } = await gateway(upstream.url);
+    const { running, store } = await gateway(upstream.url, routes === undefined ? {} : { routes });
     const { clientId, balance } = await fundedClient(store, '1');
-    const answer = await rawRequest(running.url, 'GET', target, { payment: spending(clientId) });
-    expect(answer.status, answer.body).toBe(200);
-    expect(upstream.seen.map((seen) => seen.url)).toEqual([target]);
-    expect(await balance()).toBe(10_000 - PRICE);
-  });
-
-  it.each([
-    ['a wildcard rest starting with ..', '/files/..hidden', '/files/..hidden'],
-    ['an encoded ../ inside one segment', '/files/a%2F%2E%2E%2Fb', '/files/a%2F..%2Fb'],
-    ['a named segment ending with ..', '/api/users/x..', '/api/users/x..'],
-  ])('forwards a paid request whose path has %s, with the path the gate matched', async (_why, target, forwarded) => {
-    const upstream = await startUpstream();
-    const { running, store } = await gateway(upstream.url, { routes: PATTERN_ROUTES });
-    const { clientId, balance } = await fundedClient(store, '2');
     const answer = await rawRequest(running.url, 'GET', target, { payment: spending(clientId) });
     expect(answer.status, answer.body).toBe(200);
     expect(upstream.seen.map((seen) => seen.url)).toEqual([forwarded]);

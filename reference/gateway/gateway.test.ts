@@ -77,27 +77,18 @@ describe('credit402 gateway', () => {
     expect(upstream.seen).toEqual([]);
   });
 
-  it('answers 502 when the upstream refuses the connection, and gives the price back once (CR-15.3)', async () => {
-    const upstream = await startUpstream();
-    const url = upstream.url;
-    await new Promise<void>((resolve) => upstream.server.close(() => resolve()));
-    const { running, store } = await gateway(url);
-    const { clientId, balance } = await fundedClient(store, '3');
-    const response = await paidFetch(running.url, 'GET /paid', { clientId });
-    expect(response.status).toBe(502);
+  it.each([
+    [502, 'refuses the connection', { route: 'GET /paid', slowMs: 0, closed: true, options: {}, client: '3', settledMs: 100 }],
+    [504, 'times out', { route: 'GET /slow', slowMs: 1_000, closed: false, options: { upstreamTimeoutMs: 100 }, client: '4', settledMs: 1_100 }],
+  ])('answers %i when the upstream %s, and gives the price back once (CR-15.3)', async (status, _failure, { route, slowMs, closed, options, client, settledMs }) => {
+    const upstream = await startUpstream(slowMs);
+    if (closed) await new Promise<void>((resolve) => upstream.server.close(() => resolve()));
+    const { running, store } = await gateway(upstream.url, options);
+    const { clientId, balance } = await fundedClient(store, client);
+    const response = await paidFetch(running.url, route, { clientId });
+    expect(response.status).toBe(status);
     await expect.poll(balance, { timeout: 2_000 }).toBe(10_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await balance()).toBe(10_000);
-  });
-
-  it('answers 504 when the upstream times out, and gives the price back once (CR-15.3)', async () => {
-    const upstream = await startUpstream(1_000);
-    const { running, store } = await gateway(upstream.url, { upstreamTimeoutMs: 100 });
-    const { clientId, balance } = await fundedClient(store, '4');
-    const response = await paidFetch(running.url, 'GET /slow', { clientId });
-    expect(response.status).toBe(504);
-    await expect.poll(balance, { timeout: 2_000 }).toBe(10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, settledMs));
     expect(await balance()).toBe(10_000);
   });
 

@@ -15,6 +15,7 @@ import {
   type RetrievedPaymentIntent,
   type SucceededTopUp,
 } from './processor.ts';
+import { mappingErrors } from './mapped-errors.ts';
 import { normalizeStripeEvent } from './stripe-events.ts';
 import { readTopUp } from './top-up-metadata.ts';
 
@@ -71,13 +72,8 @@ export function toPaymentError(error: unknown): PaymentError {
   return new PaymentError('payment_failed', message, { cause: error });
 }
 
-async function mapped<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw toPaymentError(error);
-  }
-}
+/** Runs an SDK call; whatever it throws is thrown as {@link toPaymentError} maps it. */
+const mapped = <T>(call: () => Promise<T>): Promise<T> => mappingErrors(call, toPaymentError);
 
 /** Ids a retrieval may put in a URL path; anything else cannot name an object (and could name another URL). */
 const OBJECT_ID = /^[A-Za-z0-9_]{1,255}$/;

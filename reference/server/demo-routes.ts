@@ -77,17 +77,23 @@ function demoBody(route: DemoRoute, payment: PaymentResponse | undefined, params
   return body;
 }
 
-/** Runs a demo route's handler: counts the run under the request's `conformance-request-id`, returns the body to answer. */
-export function runDemoHandler(
+/**
+ * A function that runs a demo handler, and what it is given: the route, where its runs are counted, the request's
+ * `conformance-request-id`, the payment of a paid request and a pattern route's parameters.
+ */
+type DemoHandlerRun<Result> = (
   route: DemoRoute,
   runs: HandlerRuns,
   requestId: string | readonly string[] | undefined,
   payment: PaymentResponse | undefined,
   params?: Record<string, string>,
-): Record<string, unknown> {
+) => Result;
+
+/** Runs a demo route's handler: counts the run under the request's `conformance-request-id`, returns the body to answer. */
+export const runDemoHandler: DemoHandlerRun<Record<string, unknown>> = (route, runs, requestId, payment, params) => {
   runs.record(requestId);
   return demoBody(route, payment, params);
-}
+};
 
 /** Whether a request's `conformance-request-id` asks an `answer500IfMarked` handler to fail. */
 function isMarked(requestId: string | readonly string[] | undefined): boolean {
@@ -109,20 +115,14 @@ export interface DemoAnswer {
  * Runs a demo route's handler as {@link runDemoHandler} does, and fails as the route says: status 500 with the route's
  * body and `error` for `answer500`, a {@link DemoHandlerError} thrown after the run was counted for `throw`.
  */
-export function demoAnswer(
-  route: DemoRoute,
-  runs: HandlerRuns,
-  requestId: string | readonly string[] | undefined,
-  payment: PaymentResponse | undefined,
-  params?: Record<string, string>,
-): DemoAnswer {
+export const demoAnswer: DemoHandlerRun<DemoAnswer> = (route, runs, requestId, payment, params) => {
   const body = runDemoHandler(route, runs, requestId, payment, params);
   if (route.fails === 'throw') throw new DemoHandlerError(`the demo handler of ${route.key} throws (the profile's failingHandlers)`);
   if (route.fails === 'answer500' || (route.fails === 'answer500IfMarked' && isMarked(requestId))) {
     return { status: 500, body: { ...body, error: 'the demo handler answers 500 (the profile\'s failingHandlers)' } };
   }
   return { status: 200, body };
-}
+};
 
 /** What the reference server decides for its app beside the routes (the app builders' last parameter). */
 export interface AppOptions {

@@ -4,14 +4,14 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { encodeBase64Json } from '../protocol/base64-json.ts';
 import { HEADERS } from '../protocol/constants.ts';
 import { OUTCOME_UNKNOWN } from '../gate/store-outcome.ts';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { loadServerConfig } from '../compose/engine-config.ts';
-import { startReferenceServer, type RunningServer } from './start-server.ts';
-import { holdWriteLock, watchEventLoop } from 'credit402-tooling/testing/sqlite-lock';
+import { startReferenceServer } from './start-server.ts';
+import { watchEventLoop, writeLockScope } from 'credit402-tooling/testing/sqlite-lock';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-server-'));
 let files = 0;
@@ -30,24 +30,15 @@ async function timedFetch(url: string, payment?: unknown) {
 }
 
 describe('reference server on SQLite', () => {
-  const servers: RunningServer[] = [];
-  const holders: Array<{ release(): Promise<void> }> = [];
-  afterEach(async () => {
-    for (const holder of holders.splice(0)) await holder.release();
-    for (const server of servers.splice(0)) await server.close();
-  });
-  const start = async (path: string) => {
-    const server = await startReferenceServer(configFor(path));
-    servers.push(server);
-    return server;
-  };
+  const scope = writeLockScope();
+  const start = async (path: string) => scope.open(await startReferenceServer(configFor(path)));
 
   it('item 9: answers GET /free at once and paid requests 503 after a short asynchronous retry while another process holds the write lock', async () => {
     const path = newPath();
     const server = await start(path);
     const clientId = randomBytes(32).toString('hex');
     await server.store.addBalance(clientId, 'usd', 10_000);
-    holders.push(await holdWriteLock(path));
+    const holder = await scope.hold(path);
     // The server shares this process's event loop: its longest stall is how long any request (GET /free) could wait.
     const lag = watchEventLoop();
     const paid = timedFetch(`${server.url}/api/weather`, { clientId });
@@ -65,7 +56,7 @@ describe('reference server on SQLite', () => {
     expect(answer.ms).toBeLessThan(2_500); // was: busy_timeout, 5 s
     expect(worstStallMs).toBeLessThan(1_000); // was: 5 s inside SQLite, and GET /free waited as long
     expect(Math.max(...free)).toBeLessThan(1_000);
-    await holders[0]!.release();
+    await holder.release();
     expect((await timedFetch(`${server.url}/api/weather`, { clientId })).status).toBe(200);
   });
 

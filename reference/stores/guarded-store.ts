@@ -146,15 +146,11 @@ class GuardedStoreBase implements Store {
   }
 
   async ensureClient(clientId: string): Promise<void> {
-    this.#assertOpen();
-    assertNonEmptyString(clientId, 'clientId');
-    await this.#backend.ensureClient(clientId);
+    await this.#byId('clientId', clientId, (backend) => backend.ensureClient(clientId));
   }
 
-  async getClient(clientId: string): Promise<ClientRecord | null> {
-    this.#assertOpen();
-    assertNonEmptyString(clientId, 'clientId');
-    return this.#backend.getClient(clientId);
+  getClient(clientId: string): Promise<ClientRecord | null> {
+    return this.#byId('clientId', clientId, (backend) => backend.getClient(clientId));
   }
 
   async creditTopUp(credit: TopUpCredit): Promise<TopUpCreditResult> {
@@ -165,10 +161,8 @@ class GuardedStoreBase implements Store {
     return this.#backend.creditTopUp(copy, this.#keepsLog ? randomUUID() : undefined);
   }
 
-  async hasCredit(paymentIntentId: string): Promise<boolean> {
-    this.#assertOpen();
-    assertNonEmptyString(paymentIntentId, 'paymentIntentId');
-    return this.#backend.hasCredit(paymentIntentId);
+  hasCredit(paymentIntentId: string): Promise<boolean> {
+    return this.#byId('paymentIntentId', paymentIntentId, (backend) => backend.hasCredit(paymentIntentId));
   }
 
   async reverseTopUp(reversal: TopUpReversal): Promise<TopUpReversalResult> {
@@ -178,16 +172,12 @@ class GuardedStoreBase implements Store {
     return this.#backend.reverseTopUp({ paymentIntentId, key, amount });
   }
 
-  async hasProcessedEvent(eventId: string): Promise<boolean> {
-    this.#assertOpen();
-    assertNonEmptyString(eventId, 'eventId');
-    return this.#backend.hasProcessedEvent(eventId);
+  hasProcessedEvent(eventId: string): Promise<boolean> {
+    return this.#byId('eventId', eventId, (backend) => backend.hasProcessedEvent(eventId));
   }
 
   async markEventProcessed(eventId: string): Promise<void> {
-    this.#assertOpen();
-    assertNonEmptyString(eventId, 'eventId');
-    await this.#backend.markEventProcessed(eventId);
+    await this.#byId('eventId', eventId, (backend) => backend.markEventProcessed(eventId));
   }
 
   /** The lease is taken under `token` when given (validated: {@link assertLockRequest}), else under a fresh random one. */
@@ -213,6 +203,13 @@ class GuardedStoreBase implements Store {
 
   #assertOpen(): void {
     if (this.#closed) throw closedError(this.#name);
+  }
+
+  /** The call of a method taking one id (named `field` in its TypeError): rejects when closed or `id` is empty, else asks the backend. */
+  async #byId<T>(field: string, id: string, ask: (backend: Required<StoreBackend>) => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    assertNonEmptyString(id, field);
+    return ask(this.#backend);
   }
 }
 

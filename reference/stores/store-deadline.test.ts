@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory/memory-store.ts';
-import type { Store } from './store.ts';
+import type { Deduction, DeductionRefund, Store } from './store.ts';
 import { StoreTimeoutError, withDeadline, withStoreDeadlines } from './store-deadline.ts';
 
 /** A MemoryStore whose calls wait until `resume()` while `frozen`, like a Redis stopped with SIGSTOP. */
@@ -24,6 +24,19 @@ class FreezableStore extends MemoryStore {
     await this.#gate();
     return super.acquireLock(name, ttlMs, token);
   }
+}
+
+/** The `timeoutMs` of every call of `method` that reaches `store`, in order (the list grows as calls come). */
+function timeoutsSeen(store: MemoryStore, method: 'deductBalance' | 'refundDeduction'): Array<number | undefined> {
+  const seen: Array<number | undefined> = [];
+  const original = store[method].bind(store) as (given: Deduction | DeductionRefund) => Promise<unknown>;
+  Object.assign(store, {
+    [method]: (given: Deduction | DeductionRefund) => {
+      seen.push(given.timeoutMs);
+      return original(given);
+    },
+  });
+  return seen;
 }
 
 describe('withDeadline', () => {
@@ -75,12 +88,7 @@ describe('withStoreDeadlines', () => {
 
   it('tells the store the deadline: each deduction carries timeoutMs, unless it has its own', async () => {
     const store = new MemoryStore();
-    const seen: Array<number | undefined> = [];
-    const deduct = store.deductBalance.bind(store);
-    store.deductBalance = (deduction) => {
-      seen.push(deduction.timeoutMs);
-      return deduct(deduction);
-    };
+    const seen = timeoutsSeen(store, 'deductBalance');
     const timed = withStoreDeadlines(store, 80);
     await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1 });
     await timed.deductBalance({ clientId: 'c', currency: 'usd', amount: 1, timeoutMs: 20 });
@@ -89,12 +97,7 @@ describe('withStoreDeadlines', () => {
 
   it('tells the store the deadline of a refund too, unless it has its own', async () => {
     const store = new MemoryStore();
-    const seen: Array<number | undefined> = [];
-    const refund = store.refundDeduction.bind(store);
-    store.refundDeduction = (given) => {
-      seen.push(given.timeoutMs);
-      return refund(given);
-    };
+    const seen = timeoutsSeen(store, 'refundDeduction');
     const timed = withStoreDeadlines(store, 80);
     expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r1' })).toEqual({ status: 'refunded', balance: 1 });
     expect(await timed.refundDeduction({ clientId: 'c', currency: 'usd', amount: 1, refundId: 'r2', timeoutMs: 20 })).toEqual({ status: 'refunded', balance: 2 });

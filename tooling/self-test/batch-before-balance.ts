@@ -1,19 +1,12 @@
 // Mutant target: a batched store that checks each deduction of a batch against the balance before the batch, so that
 // spends arriving together overdraw the balance (breaks CR-6.7).
 import { pathToFileURL } from 'node:url';
-import type { Deduction, DeductionResult, Store } from 'credit402/stores';
-import { wrapStoreMethods } from 'credit402/internal/stores/wrap-store';
+import type { Store } from 'credit402/stores';
+import { batchingStore, type Waiting } from './batching-store.ts';
 import { serveStoreMutant } from './serve-store-mutant.ts';
 
 /** How long a batch of one client's deductions collects. */
 const WINDOW_MS = 50;
-
-/** One deduction waiting for its batch. */
-interface Waiting {
-  deduction: Deduction;
-  resolve: (result: DeductionResult) => void;
-  reject: (reason: unknown) => void;
-}
 
 /**
  * `store` whose deductions without a request id are collected per client and currency for {@link WINDOW_MS} and then
@@ -21,7 +14,6 @@ interface Waiting {
  * earlier deductions left, so all of them are served, answered with the balance running below zero.
  */
 export function batchBeforeBalance(store: Store): Store {
-  const batches = new Map<string, Waiting[]>();
   const flush = async (calls: Waiting[]): Promise<void> => {
     const { clientId, currency } = (calls[0] as Waiting).deduction;
     const before = (await store.getClient(clientId))?.balances[currency];
@@ -36,25 +28,12 @@ export function batchBeforeBalance(store: Store): Store {
       await store.deductBalance(deduction).then(() => resolve({ status: 'deducted', balance: running }), reject);
     }
   };
-  return Object.assign(wrapStoreMethods(store, (_name, call) => call()), {
-    deductBalance: (deduction: Deduction) => {
-      if (deduction.request !== undefined) return store.deductBalance(deduction);
-      return new Promise<DeductionResult>((resolve, reject) => {
-        const key = `${deduction.clientId} ${deduction.currency}`;
-        let batch = batches.get(key);
-        if (batch === undefined) {
-          const calls: Waiting[] = [];
-          batch = calls;
-          batches.set(key, calls);
-          setTimeout(() => {
-            batches.delete(key);
-            void flush(calls).catch((error: unknown) => { for (const call of calls) call.reject(error); });
-          }, WINDOW_MS);
-        }
-        batch.push({ deduction, resolve, reject });
-      });
-    },
-  } satisfies Partial<Store>);
+  return batchingStore(store, {
+    windowMs: WINDOW_MS,
+    keyOf: (deduction) => `${deduction.clientId} ${deduction.currency}`,
+    unbatched: (deduction) => deduction.request !== undefined,
+    flush,
+  });
 }
 
 // As a `--target-cmd`: profile from CREDIT402_PROFILE, port from PORT, Stripe API from STRIPE_API_BASE.

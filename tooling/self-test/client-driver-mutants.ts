@@ -137,32 +137,24 @@ const stringAmount = (callback: Callback): Callback => (info) => {
   return callback({ ...info, accepts: { ...info.accepts, amount } });
 };
 
+/** Each mutant's hooks (client-mutants.ts) by name, made fresh for one client. */
+const MUTANT_HOOKS = new Map<string, () => MutantHooks>([
+  ['pays-twice', () => ({ fetch: paysTwice })],
+  ['other-origin', () => ({ storage: otherOrigin })],
+  ['ignores-min-top-up', ignoresMinTopUp],
+  ['loops-on-payment-errors', () => ({ fetch: loopsOnPaymentErrors })],
+  ['repays-insufficient', () => ({ callback: repaysInsufficient })],
+  ['two-round-trips', twoRoundTrips],
+  ['concurrent-charges', () => ({ clientPerCall: true })],
+  ['no-callback-once-funded', noCallbackOnceFunded],
+  ['follows-redirects', () => ({ fetch: followsRedirects })],
+  ['drops-headers-on-payment', () => ({ fetch: dropsHeadersOnPayment })],
+  ['string-amount', () => ({ callback: stringAmount })],
+]);
+
 /** The hooks of the mutant `name` (client-mutants.ts), fresh for one client. */
 export function mutantHooks(name: string): MutantHooks {
-  switch (name) {
-    case 'pays-twice':
-      return { fetch: paysTwice };
-    case 'other-origin':
-      return { storage: otherOrigin };
-    case 'ignores-min-top-up':
-      return ignoresMinTopUp();
-    case 'loops-on-payment-errors':
-      return { fetch: loopsOnPaymentErrors };
-    case 'repays-insufficient':
-      return { callback: repaysInsufficient };
-    case 'two-round-trips':
-      return twoRoundTrips();
-    case 'concurrent-charges':
-      return { clientPerCall: true };
-    case 'no-callback-once-funded':
-      return noCallbackOnceFunded();
-    case 'follows-redirects':
-      return { fetch: followsRedirects };
-    case 'drops-headers-on-payment':
-      return { fetch: dropsHeadersOnPayment };
-    case 'string-amount':
-      return { callback: stringAmount };
-    default:
-      throw new Error(`unknown client mutant ${name}`);
-  }
+  const hooks = MUTANT_HOOKS.get(name);
+  if (hooks === undefined) throw new Error(`unknown client mutant ${name}`);
+  return hooks();
 }

@@ -1,6 +1,7 @@
 // The freedom target's Stripe processor: the wire level's latitudes towards the processor (spec Appendix C, L-23 to L-29).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Stripe from 'stripe';
+import { mappingErrors } from 'credit402/internal/processor/mapped-errors';
 import { PaymentError, type ChargeRequest, type ChargeResult, type Processor } from 'credit402';
 import type { StripeApiBase } from 'credit402/stripe';
 import { unitsToCents } from 'credit402/protocol';
@@ -37,13 +38,8 @@ function asPaymentError(error: unknown): PaymentError {
   return new PaymentError('payment_failed', message, { cause: error });
 }
 
-async function calling<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw asPaymentError(error);
-  }
-}
+/** Runs an SDK call; whatever it throws is thrown as {@link asPaymentError} maps it. */
+const calling = <T>(call: () => Promise<T>): Promise<T> => mappingErrors(call, asPaymentError);
 
 /** The payment method the request named: its own when the gate was handed a stand-in (L-27). */
 const paymentMethodOf = (given: string): string => requestFreedoms.getStore()?.paymentMethodId ?? given;

@@ -2,12 +2,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
-import { loadServerConfig } from 'credit402/server';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, SOURCE_NODE_OPTIONS } from '../testing/kit.ts';
 import { useReferenceStack } from '../testing/reference-stack.ts';
-import { startHandlerAfter402, type RunningMutant } from './handler-after-402.ts';
+import { startHandlerAfter402 } from './handler-after-402.ts';
+import { useTargetOnEmulator } from './target-on-emulator.ts';
 
 /** A request as the kit sends it. */
 interface KitRequest {
@@ -76,19 +75,10 @@ describe.each(['fastify', 'express', 'hono'] as const)('the reference server on 
 });
 
 describe('the handler-after-402 mutant', () => {
-  let emulator: RunningEmulator;
-  let mutant: RunningMutant;
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    mutant = await startHandlerAfter402(loadServerConfig({ overrides: { port: 0, stripeApi: emulator.url, store: { kind: 'memory' } } }));
-  });
-  afterAll(async () => {
-    await mutant?.close();
-    await emulator?.close();
-  });
+  const running = useTargetOnEmulator(startHandlerAfter402);
 
   it('CR-4.6: answers like the reference, but the kit finds the handler run after each 402 (challenges and the payment error)', async () => {
-    const { statuses, verdict } = await kitCheck(mutant.url, REQUESTS);
+    const { statuses, verdict } = await kitCheck(running.target.url, REQUESTS);
     expect(statuses).toEqual(STATUSES);
     expect(verdict).toEqual({
       checked: true,

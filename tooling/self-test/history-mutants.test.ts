@@ -59,36 +59,56 @@ async function expectCaught(mutant: string, seed: number, ids: string, says: str
   expect(output).toMatch(new RegExp(`; ${SEARCHES} of ${SEARCHES} searches failed$`, 'm'));
 }
 
+/** A mutant, the first seed of its searches, the requirement it must fail, what the failure says, and what it needs. */
+interface HistoryMutant {
+  title: string;
+  mutant: string;
+  seed: number;
+  ids: string;
+  says: string;
+  declarations?: readonly string[];
+  mutantArgs?: readonly string[];
+}
+
+const MUTANTS: HistoryMutant[] = [
+  {
+    title: "CR-6.9: a store that does not scope request ids per client serves another client's request with a kept id free",
+    mutant: 'request-id-unscoped', seed: 36101, ids: 'CR-6.9', says: 'which this client never used: request ids are kept per client',
+  },
+  {
+    title: 'CR-6.7: a deduction that reads the balance and writes it back later loses a price to concurrent spends',
+    mutant: 'non-atomic-deduction', seed: 36111, ids: 'CR-6.7', says: 'no serial order of these',
+  },
+  {
+    title: "CR-6.9: a refund retried after its request id's repeat was served gives the price back all the same",
+    mutant: 'refund-after-repeat', seed: 36121, ids: 'CR-6.9', says: "came back after its request id's repeat was served", declarations: REFUNDS,
+  },
+  {
+    title: 'CR-4.7: a paid POST whose body does not parse is answered 400 after its price was deducted',
+    mutant: 'body-after-deduction', seed: 36131, ids: 'CR-4.7', says: 'were taken for a request refused before its handler',
+  },
+  {
+    title: 'CR-11.3: a refund whose id is not kept is applied again when its retry follows a lost reply',
+    mutant: 'refund-twice', seed: 36141, ids: 'CR-11.3', says: 'a refund is applied at most once per refund id', declarations: REFUNDS,
+  },
+  {
+    title: 'CR-6.7: a batch whose deductions are each checked against the balance before the batch overdraws it',
+    mutant: 'batch-before-balance', seed: 36151, ids: 'CR-6.7', says: 'no serial order of these',
+  },
+  {
+    title: "CR-6.2: a batched store that crosses the outcomes of different clients' deductions",
+    mutant: 'crossed-batch', seed: 36161, ids: 'CR-6.2', says: 'they fit once exchanged',
+  },
+  {
+    title: 'CR-15.3: a gateway that keeps the price of a request its upstream gave no answer to',
+    mutant: 'gateway-no-refund', seed: 36171, ids: 'CR-15.3', says: 'gives the deducted price back exactly once', declarations: GATEWAY, mutantArgs: GATEWAY_ARGS,
+  },
+];
+
 describe('history mutants: each caught in 5 searches of 5', () => {
-  it("CR-6.9: a store that does not scope request ids per client serves another client's request with a kept id free", async () => {
-    await expectCaught('request-id-unscoped', 36101, 'CR-6.9', 'which this client never used: request ids are kept per client');
-  }, 240_000);
-
-  it('CR-6.7: a deduction that reads the balance and writes it back later loses a price to concurrent spends', async () => {
-    await expectCaught('non-atomic-deduction', 36111, 'CR-6.7', 'no serial order of these');
-  }, 240_000);
-
-  it("CR-6.9: a refund retried after its request id's repeat was served gives the price back all the same", async () => {
-    await expectCaught('refund-after-repeat', 36121, 'CR-6.9', "came back after its request id's repeat was served", REFUNDS);
-  }, 240_000);
-
-  it('CR-4.7: a paid POST whose body does not parse is answered 400 after its price was deducted', async () => {
-    await expectCaught('body-after-deduction', 36131, 'CR-4.7', 'were taken for a request refused before its handler');
-  }, 240_000);
-
-  it('CR-11.3: a refund whose id is not kept is applied again when its retry follows a lost reply', async () => {
-    await expectCaught('refund-twice', 36141, 'CR-11.3', 'a refund is applied at most once per refund id', REFUNDS);
-  }, 240_000);
-
-  it('CR-6.7: a batch whose deductions are each checked against the balance before the batch overdraws it', async () => {
-    await expectCaught('batch-before-balance', 36151, 'CR-6.7', 'no serial order of these');
-  }, 240_000);
-
-  it("CR-6.2: a batched store that crosses the outcomes of different clients' deductions", async () => {
-    await expectCaught('crossed-batch', 36161, 'CR-6.2', 'they fit once exchanged');
-  }, 240_000);
-
-  it('CR-15.3: a gateway that keeps the price of a request its upstream gave no answer to', async () => {
-    await expectCaught('gateway-no-refund', 36171, 'CR-15.3', 'gives the deducted price back exactly once', GATEWAY, GATEWAY_ARGS);
-  }, 240_000);
+  for (const { title, mutant, seed, ids, says, declarations, mutantArgs } of MUTANTS) {
+    it(title, async () => {
+      await expectCaught(mutant, seed, ids, says, declarations, mutantArgs);
+    }, 240_000);
+  }
 });

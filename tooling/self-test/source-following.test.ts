@@ -1,29 +1,19 @@
 // The source-following self-test target over a real socket: each of its differences from credit402, checked with plain HTTP requests.
 import { rawRequest, type RawAnswer } from '../testing/raw-request.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorControl, startEmulator, type RunningEmulator } from 'credit402-stripe-emulator';
+import { describe, expect, it } from 'vitest';
+import { EmulatorControl } from 'credit402-stripe-emulator';
 import { decodeBase64Json, encodeBase64Json } from 'credit402/protocol';
-import { loadServerConfig } from 'credit402/server';
 import { createCardPaymentMethod } from '../testing/test-cards.ts';
-import { startSourceFollowing, type RunningSourceFollowing } from './source-following-target.ts';
+import { startSourceFollowing } from './source-following-target.ts';
+import { useTargetOnEmulator } from './target-on-emulator.ts';
 
-let emulator: RunningEmulator;
-let target: RunningSourceFollowing;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  target = await startSourceFollowing(loadServerConfig({ overrides: { port: 0, stripeApi: emulator.url, store: { kind: 'memory' } } }));
-});
-afterAll(async () => {
-  await target?.close();
-  await emulator?.close();
-});
+const running = useTargetOnEmulator(startSourceFollowing);
 
 interface Answer { status: number; headers: RawAnswer['headers']; body: unknown }
 
 /** One request, so that an empty `payment` value is sent as such; the body parsed as JSON. */
 async function send(method: string, path: string, payment?: string): Promise<Answer> {
-  const answer = await rawRequest(target.url, method, path, payment === undefined ? {} : { payment });
+  const answer = await rawRequest(running.target.url, method, path, payment === undefined ? {} : { payment });
   return { ...answer, body: answer.body === '' ? undefined : JSON.parse(answer.body) };
 }
 
@@ -69,8 +59,8 @@ describe('source-following target', () => {
   });
 
   it('charges as stripe402: its service name, its metadata key, a double-quoted customer search', async () => {
-    const control = new EmulatorControl(emulator.controlUrl);
-    const paymentMethodId = await createCardPaymentMethod(emulator.url);
+    const control = new EmulatorControl(running.emulator.controlUrl);
+    const paymentMethodId = await createCardPaymentMethod(running.emulator.url);
     const answer = await send('GET', '/api/weather', encodeBase64Json({ paymentMethodId }));
     expect(answer.status).toBe(200);
     const [search] = await control.journal({ method: 'GET', path: '/v1/customers/search' });

@@ -1,5 +1,5 @@
 // Test helper: a MemoryStore behind a wrapper that journals every call and makes chosen calls fail, hang or lose their reply.
-import { MemoryStore, type Deduction, type DeductionRefund, type RepeatConfirmation, type Store, type TopUpCredit, type TopUpReversal, type TransactionRecord } from 'credit402/stores';
+import { MemoryStore, type Store, type TransactionRecord } from 'credit402/stores';
 
 /** The store methods a wrapper can script. */
 export type StoreMethod =
@@ -25,8 +25,27 @@ export interface StoreFault {
 /** The id of every ScriptedStore: known, so that a test can compute the charge idempotency keys (CR-7.16). */
 export const SCRIPTED_STORE_ID = 'scripted-store';
 
+/**
+ * The methods a ScriptedStore forwards to its MemoryStore as they are, journaled and scripted: one table, installed on
+ * its prototype (so a subclass can override one and call `super`). `acquireLock` passes the caller's token on: a
+ * `lost` reply leaves the lease that token releases.
+ */
+const FORWARDED = [
+  'deductBalance', 'refundDeduction', 'confirmRepeat', 'addBalance', 'ensureClient', 'getClient', 'creditTopUp', 'hasCredit', 'reverseTopUp',
+  'hasProcessedEvent', 'markEventProcessed', 'acquireLock', 'releaseLock',
+] as const satisfies readonly StoreMethod[];
+
+/** The optional methods of a Store that a ScriptedStore has all the same. */
+type OptionalForwarded = { [K in (typeof FORWARDED)[number]]-?: undefined extends Store[K] ? K : never }[(typeof FORWARDED)[number]];
+
+/**
+ * An empty base typed as a {@link Store} with every {@link FORWARDED} method present: ScriptedStore installs them. A
+ * subclass overrides one of the methods every Store has (`refundDeduction`, say) with a method calling `super`.
+ */
+const WithForwardedMethods = class {} as unknown as new () => Store & Required<Pick<Store, OptionalForwarded>>;
+
 /** A {@link Store} over a MemoryStore (`inner`, for set-up and reads that bypass the journal) with scripted calls. */
-export class ScriptedStore implements Store {
+export class ScriptedStore extends WithForwardedMethods implements Store {
   readonly inner = new MemoryStore({ storeId: SCRIPTED_STORE_ID });
   /** The methods called through the wrapper, in order. */
   readonly calls: StoreMethod[] = [];
@@ -35,6 +54,7 @@ export class ScriptedStore implements Store {
   readonly #counts = new Map<StoreMethod, number>();
 
   constructor(faults: readonly StoreFault[] = [], onCall: (step: string) => void = () => {}) {
+    super();
     this.#faults = [...faults];
     this.#onCall = onCall;
   }
@@ -63,57 +83,29 @@ export class ScriptedStore implements Store {
     return result;
   }
 
-  deductBalance(deduction: Deduction) {
-    return this.#call('deductBalance', () => this.inner.deductBalance(deduction));
-  }
-  refundDeduction(refund: DeductionRefund) {
-    return this.#call('refundDeduction', () => this.inner.refundDeduction(refund));
-  }
-  confirmRepeat(confirmation: RepeatConfirmation) {
-    return this.#call('confirmRepeat', () => this.inner.confirmRepeat(confirmation));
-  }
   /** The inner store's id, not journaled: a constant read, not a step of the paid path. */
-  getStoreId() {
+  override getStoreId() {
     return this.inner.getStoreId();
   }
-  addBalance(clientId: string, currency: string, amount: number) {
-    return this.#call('addBalance', () => this.inner.addBalance(clientId, currency, amount));
-  }
-  ensureClient(clientId: string) {
-    return this.#call('ensureClient', () => this.inner.ensureClient(clientId));
-  }
-  getClient(clientId: string) {
-    return this.#call('getClient', () => this.inner.getClient(clientId));
-  }
-  creditTopUp(credit: TopUpCredit) {
-    return this.#call('creditTopUp', () => this.inner.creditTopUp(credit));
-  }
-  recordTransaction(record: TransactionRecord) {
+  override recordTransaction(record: TransactionRecord) {
     return this.#call('recordTransaction', async () => this.inner.recordTransaction?.(record));
   }
-  listTransactions(clientId: string) {
+  override listTransactions(clientId: string) {
     return this.#call('listTransactions', async () => (await this.inner.listTransactions?.(clientId)) ?? []);
   }
-  hasCredit(paymentIntentId: string) {
-    return this.#call('hasCredit', () => this.inner.hasCredit(paymentIntentId));
-  }
-  reverseTopUp(reversal: TopUpReversal) {
-    return this.#call('reverseTopUp', () => this.inner.reverseTopUp(reversal));
-  }
-  hasProcessedEvent(eventId: string) {
-    return this.#call('hasProcessedEvent', () => this.inner.hasProcessedEvent(eventId));
-  }
-  markEventProcessed(eventId: string) {
-    return this.#call('markEventProcessed', () => this.inner.markEventProcessed(eventId));
-  }
-  /** Takes the lease under the caller's `token` when given: a `lost` reply leaves the lease that token releases. */
-  acquireLock(name: string, ttlMs: number, token?: string) {
-    return this.#call('acquireLock', () => this.inner.acquireLock(name, ttlMs, token));
-  }
-  releaseLock(name: string, token: string) {
-    return this.#call('releaseLock', () => this.inner.releaseLock(name, token));
-  }
-  close() {
+  override close() {
     return this.inner.close();
+  }
+
+  static {
+    for (const method of FORWARDED) {
+      Object.defineProperty(ScriptedStore.prototype, method, {
+        configurable: true,
+        writable: true,
+        value(this: ScriptedStore, ...args: unknown[]) {
+          return this.#call(method, () => (this.inner[method] as (...given: unknown[]) => Promise<unknown>).apply(this.inner, args));
+        },
+      });
+    }
   }
 }

@@ -1,6 +1,7 @@
 // Test helpers for SQLite under contention: a write lock held by another process, and a watch on event-loop stalls.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
 import { REPO_ROOT } from './kit.ts';
 
 /** Samples the event loop every 5 ms until `stop()`, which resolves the longest stall seen, in ms. */
@@ -20,8 +21,13 @@ export function watchEventLoop(): { stop(): number } {
   };
 }
 
+/** A write lock held by another process: `release()` gives it back (a second call does nothing). */
+export interface WriteLockHolder {
+  release(): Promise<void>;
+}
+
 /** Holds the write lock of the database at `path` from another process (BEGIN IMMEDIATE) until `release()`. */
-export async function holdWriteLock(path: string): Promise<{ release(): Promise<void> }> {
+export async function holdWriteLock(path: string): Promise<WriteLockHolder> {
   const code = `
     const Database = require('better-sqlite3');
     const db = new Database(process.argv[1]);
@@ -41,6 +47,30 @@ export async function holdWriteLock(path: string): Promise<{ release(): Promise<
       released = true;
       child.stdin.write('release\n');
       await exited;
+    },
+  };
+}
+
+/**
+ * For the tests of one describe block (call it there): the write locks they hold and what they open (stores,
+ * servers). After each test the locks are released first, then what was opened is closed, in order.
+ */
+export function writeLockScope(): { hold(path: string): Promise<WriteLockHolder>; open<T extends { close(): Promise<void> }>(opened: T): T } {
+  const holders: WriteLockHolder[] = [];
+  const opened: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const holder of holders.splice(0)) await holder.release();
+    for (const item of opened.splice(0)) await item.close();
+  });
+  return {
+    async hold(path) {
+      const holder = await holdWriteLock(path);
+      holders.push(holder);
+      return holder;
+    },
+    open(item) {
+      opened.push(item);
+      return item;
     },
   };
 }

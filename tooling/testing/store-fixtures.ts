@@ -42,6 +42,41 @@ function throughLoopback(url: URL, port: number): string {
   return Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(port) }).toString();
 }
 
+/** How a server uses a run's store: its configuration when the store is reached at `url`, its variables, its label. */
+interface RunUse {
+  configAt(url: string): StoreConfig;
+  env: Record<string, string>;
+  label: string;
+}
+
+/**
+ * A durable, shared kind of store whose server one URL reaches (default port `defaultPort`): `provisionRun` makes the
+ * run's place on it, `use` says how a server uses that place, and its configuration through a proxy is the same at
+ * the proxy's URL.
+ */
+function reachedByUrl<R extends { url: string; release(): Promise<void> }>(
+  kind: string,
+  defaultPort: number,
+  provisionRun: () => Promise<R>,
+  use: (run: R) => RunUse,
+): StoreFixture {
+  return {
+    kind, serverKind: kind, durable: true, shared: true, network: true,
+    async provision() {
+      const run = await provisionRun();
+      const url = new URL(run.url);
+      const { configAt, env, label } = use(run);
+      return {
+        config: configAt(run.url),
+        env,
+        label,
+        network: { host: url.hostname, port: Number(url.port || defaultPort), through: (port) => configAt(throughLoopback(url, port)) },
+        release: () => run.release(),
+      };
+    },
+  };
+}
+
 const memory: StoreFixture = {
   kind: 'memory', serverKind: 'memory', durable: false, shared: false, network: false,
   provision: async () => ({ config: { kind: 'memory' }, env: {}, label: 'memory', release: async () => {} }),
@@ -56,20 +91,11 @@ const sqlite: StoreFixture = {
   },
 };
 
-const redis: StoreFixture = {
-  kind: 'redis', serverKind: 'redis', durable: true, shared: true, network: true,
-  async provision() {
-    const run = await provisionRedis();
-    const url = new URL(run.url);
-    return {
-      config: { kind: 'redis', url: run.url, keyPrefix: run.keyPrefix },
-      env: { REDIS_URL: run.url, CREDIT402_REDIS_PREFIX: run.keyPrefix },
-      label: `redis ${run.url} (${run.source}), keys ${run.keyPrefix}*`,
-      network: { host: url.hostname, port: Number(url.port || 6379), through: (port) => ({ kind: 'redis', url: throughLoopback(url, port), keyPrefix: run.keyPrefix }) },
-      release: () => run.release(),
-    };
-  },
-};
+const redis = reachedByUrl('redis', 6379, provisionRedis, (run) => ({
+  configAt: (url) => ({ kind: 'redis', url, keyPrefix: run.keyPrefix }),
+  env: { REDIS_URL: run.url, CREDIT402_REDIS_PREFIX: run.keyPrefix },
+  label: `redis ${run.url} (${run.source}), keys ${run.keyPrefix}*`,
+}));
 
 const redisCluster: StoreFixture = {
   kind: 'redis-cluster', serverKind: 'redis', durable: true, shared: true, network: false,
@@ -85,20 +111,11 @@ const redisCluster: StoreFixture = {
   },
 };
 
-const postgres: StoreFixture = {
-  kind: 'postgres', serverKind: 'postgres', durable: true, shared: true, network: true,
-  async provision() {
-    const run = await provisionPostgres();
-    const url = new URL(run.url);
-    return {
-      config: { kind: 'postgres', url: run.url, schema: run.schema },
-      env: { DATABASE_URL: run.url, CREDIT402_PG_SCHEMA: run.schema },
-      label: `postgres ${redactUrl(run.url)}, schema ${run.schema}`,
-      network: { host: url.hostname, port: Number(url.port || 5432), through: (port) => ({ kind: 'postgres', url: throughLoopback(url, port), schema: run.schema }) },
-      release: () => run.release(),
-    };
-  },
-};
+const postgres = reachedByUrl('postgres', 5432, provisionPostgres, (run) => ({
+  configAt: (url) => ({ kind: 'postgres', url, schema: run.schema }),
+  env: { DATABASE_URL: run.url, CREDIT402_PG_SCHEMA: run.schema },
+  label: `postgres ${redactUrl(run.url)}, schema ${run.schema}`,
+}));
 
 const fixtures: StoreFixture[] = [memory, sqlite, redis, redisCluster, postgres];
 

@@ -37,21 +37,18 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A server of an `express` app (Express 5 or 4) with the middleware, and the handler on /paid and /free. */
+const expressHost = (express: typeof express5 | typeof express4) => (gate: Gate): Server => {
+  const app = express();
+  app.use(credit402Middleware(gate));
+  app.get('/paid', handler);
+  app.get('/free', handler);
+  return createServer(app);
+};
+
 const hosts: Record<string, (gate: Gate) => Server> = {
-  'express 5': (gate) => {
-    const app = express5();
-    app.use(credit402Middleware(gate));
-    app.get('/paid', handler);
-    app.get('/free', handler);
-    return createServer(app);
-  },
-  'express 4': (gate) => {
-    const app = express4();
-    app.use(credit402Middleware(gate));
-    app.get('/paid', handler);
-    app.get('/free', handler);
-    return createServer(app);
-  },
+  'express 5': expressHost(express5),
+  'express 4': expressHost(express4),
   'plain node:http': (gate) => {
     const middleware = credit402Middleware(gate);
     return createServer((req, res) => {

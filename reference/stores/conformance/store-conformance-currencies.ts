@@ -2,8 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../store.ts';
 import {
-  INSUFFICIENT, deduct, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, fundedClient
+  INSUFFICIENT, creditedClient, deduct, deducted, deductionRecord, expectFailure, fundedClient, newPaymentIntentId, storeWith,
 } from './store-conformance-helpers.ts';
+
+/** A new client holding `usd` usd (added first) and `eur` eur (credited next, by a top-up of a fresh PaymentIntent). */
+async function clientInTwoCurrencies(store: Store, usd: number, eur: number): Promise<{ clientId: string; paymentIntentId: string }> {
+  const clientId = await fundedClient(store, usd);
+  const paymentIntentId = newPaymentIntentId();
+  await store.creditTopUp({ clientId, currency: 'eur', amount: eur, paymentIntentId });
+  return { clientId, paymentIntentId };
+}
 
 /** Registers the per-currency cases against the store `getStore()` returns inside each test. */
 export function describeCurrencyConformance(getStore: () => Store): void {
@@ -19,8 +27,7 @@ export function describeCurrencyConformance(getStore: () => Store): void {
 
     it('a balance in eur never pays in usd: the deduction is insufficient and nothing changes', async () => {
       const store = getStore();
-      const id = newClientId();
-      await store.creditTopUp({ clientId: id, currency: 'eur', amount: 1_000, paymentIntentId: newPaymentIntentId() });
+      const { clientId: id } = await creditedClient(store, 1_000, 'eur');
       expect(await deduct(store, id, 1, 'usd')).toEqual(INSUFFICIENT);
       expect(await store.getClient(id)).toMatchObject({ balances: { eur: 1_000 }, topUps: 1 });
       expect(await deduct(store, id, 400, 'eur')).toEqual(deducted(600));
@@ -39,10 +46,7 @@ export function describeCurrencyConformance(getStore: () => Store): void {
 
     it('answers a repeated credit with the balance in the currency asked, not the credited one', async () => {
       const store = getStore();
-      const id = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.addBalance(id, 'usd', 7);
-      await store.creditTopUp({ clientId: id, currency: 'eur', amount: 50, paymentIntentId });
+      const { clientId: id, paymentIntentId } = await clientInTwoCurrencies(store, 7, 50);
       expect(await store.creditTopUp({ clientId: id, currency: 'eur', amount: 50, paymentIntentId })).toEqual({ credited: false, balance: 50 });
       expect(await store.creditTopUp({ clientId: id, currency: 'usd', amount: 50, paymentIntentId })).toEqual({ credited: false, balance: 7 });
       expect(await store.creditTopUp({ clientId: id, currency: 'gbp', amount: 50, paymentIntentId })).toEqual({ credited: false, balance: 0 });
@@ -50,12 +54,8 @@ export function describeCurrencyConformance(getStore: () => Store): void {
     });
 
     it('reverseTopUp takes from the credited currency and reports it', async ({ skip }) => {
-      const store = getStore();
-      if (!store.reverseTopUp) return skip('the store has no reverseTopUp');
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.addBalance(clientId, 'usd', 900);
-      await store.creditTopUp({ clientId, currency: 'eur', amount: 500, paymentIntentId });
+      const store = storeWith(getStore, ['reverseTopUp'], skip, 'the store has no reverseTopUp');
+      const { clientId, paymentIntentId } = await clientInTwoCurrencies(store, 900, 500);
       expect(await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 200 }))
         .toEqual({ changed: true, taken: 200, clientId, currency: 'eur', balance: 300 });
       expect(await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 200 }))
@@ -66,12 +66,8 @@ export function describeCurrencyConformance(getStore: () => Store): void {
     });
 
     it('a negative balance in one currency serves nothing there and leaves the others serving', async ({ skip }) => {
-      const store = getStore();
-      if (!store.reverseTopUp) return skip('the store has no reverseTopUp');
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.creditTopUp({ clientId, currency: 'eur', amount: 100, paymentIntentId });
-      await store.addBalance(clientId, 'usd', 5);
+      const store = storeWith(getStore, ['reverseTopUp'], skip, 'the store has no reverseTopUp');
+      const { clientId, paymentIntentId } = await clientInTwoCurrencies(store, 5, 100);
       await deduct(store, clientId, 60, 'eur');
       expect((await store.reverseTopUp({ paymentIntentId, key: 'dispute:dp_1', amount: 100 })).balance).toBe(-60);
       expect(await deduct(store, clientId, 0, 'eur')).toEqual(INSUFFICIENT);
@@ -81,12 +77,8 @@ export function describeCurrencyConformance(getStore: () => Store): void {
     });
 
     it('records carry their currency: a topup in the credited one, a deduction as given', async ({ skip }) => {
-      const store = getStore();
-      if (!store.listTransactions) return skip('the store keeps no transaction log');
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.creditTopUp({ clientId, currency: 'eur', amount: 500, paymentIntentId });
-      await store.addBalance(clientId, 'usd', 100);
+      const store = storeWith(getStore, ['listTransactions'], skip, 'the store keeps no transaction log');
+      const { clientId, paymentIntentId } = await clientInTwoCurrencies(store, 100, 500);
       const usdRecord = deductionRecord(clientId, 30, 'usd');
       const eurRecord = deductionRecord(clientId, 40, 'eur');
       expect(await store.deductBalance({ clientId, currency: 'usd', amount: 30, record: usdRecord })).toEqual(deducted(70));

@@ -1,7 +1,7 @@
-// Helpers shared by the store conformance cases: fresh ids, short deduction calls and failure assertions.
+// Helpers shared by the store conformance cases: fresh ids and clients, results, short deduction calls and failure assertions.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Currency, DeductionResult, Store, TransactionRecord } from '../store.ts';
+import type { Currency, Deduction, DeductionRefundResult, DeductionResult, RepeatConfirmation, Store, TransactionRecord } from '../store.ts';
 
 /** A fresh client id, so tests never share state even when they share a store. */
 export const newClientId = (): string => `client-${randomUUID()}`;
@@ -16,6 +16,24 @@ export async function fundedClient(store: Store, amount: number, currency = 'usd
 /** A fresh PaymentIntent id. */
 export const newPaymentIntentId = (): string => `pi_${randomUUID().replaceAll('-', '')}`;
 
+/** A new client of `store` credited `amount` units of `currency` (usd by default) by a top-up of a fresh PaymentIntent. */
+export async function creditedClient(store: Store, amount: number, currency: Currency = 'usd'): Promise<{ clientId: string; paymentIntentId: string }> {
+  const clientId = newClientId();
+  const paymentIntentId = newPaymentIntentId();
+  await store.creditTopUp({ clientId, currency, amount, paymentIntentId });
+  return { clientId, paymentIntentId };
+}
+
+/** What a test's `skip` is to a case: it ends the test with a note. */
+export type Skip = (note: string) => never;
+
+/** The test's store, typed with the optional `methods`; the test is skipped with `note` when the store lacks one. */
+export function storeWith<M extends keyof Store>(getStore: () => Store, methods: readonly M[], skip: Skip, note: string): Store & Required<Pick<Store, M>> {
+  const store = getStore();
+  if (methods.some((method) => store[method] === undefined)) skip(note);
+  return store as Store & Required<Pick<Store, M>>;
+}
+
 /** A fresh request id (CR-6.9). */
 export const newRequestId = (): string => `req-${randomUUID()}`;
 
@@ -27,6 +45,24 @@ export const deducted = (balance: number): DeductionResult => ({ status: 'deduct
 
 /** The result of a refused deduction. */
 export const INSUFFICIENT: DeductionResult = { status: 'insufficient' };
+
+/** The answer to the one repeat of a kept request id, with the current `balance`. */
+export const repeated = (balance: number): DeductionResult => ({ status: 'repeated', balance });
+
+/** The answer to a kept request id whose repeat was used, or that another fingerprint asks for. */
+export const CONFLICT: DeductionResult = { status: 'conflict' };
+
+/** The answer to a kept request id whose repeat another call has claimed. */
+export const BUSY: DeductionResult = { status: 'busy' };
+
+/** The confirmation of the claim `call` made on its request id's repeat. */
+export const confirmationOf = (call: Deduction): RepeatConfirmation => ({ clientId: call.clientId, requestId: call.request?.id ?? '', claimId: call.request?.claim?.id ?? '' });
+
+/** The result of a refund that gave the price back, leaving `balance`. */
+export const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
+
+/** The result of a refund that gave nothing back (the repeat was answered), with the current `balance`. */
+export const superseded = (balance: number): DeductionRefundResult => ({ status: 'superseded', balance });
 
 /** Deducts `amount` from the client's balance in `currency` (default `usd`), without record or request id. */
 export function deduct(store: Store, clientId: string, amount: number, currency: Currency = 'usd'): Promise<DeductionResult> {

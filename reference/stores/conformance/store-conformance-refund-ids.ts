@@ -1,51 +1,16 @@
 // Conformance cases for refund ids: a refund is applied at most once per (client, refund id), so a failed or late call can be retried (CR-15.3, CR-11.3).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, Store } from '../store.ts';
+import type { Store } from '../store.ts';
 import { withStoreDeadlines } from '../store-deadline.ts';
-import { balanceOf, deducted, deductionRecord, newClientId, newRefundId, newRequestId, fundedClient } from './store-conformance-helpers.ts';
-
-const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
-
-/** A deduction of `amount` usd for `clientId` with a fresh record and request id. */
-function paid(clientId: string, amount: number, requestId = newRequestId()): Deduction {
-  return {
-    clientId,
-    currency: 'usd',
-    amount,
-    record: deductionRecord(clientId, amount),
-    request: { id: requestId, fingerprint: `GET /x usd ${amount}`, ttlMs: 60_000 },
-  };
-}
-
-/** The refund of `deduction` under `refundId`, as the gate asks for it. */
-function refundOf({ clientId, currency, amount, record, request }: Deduction, refundId: string): DeductionRefund {
-  return { clientId, currency, amount, recordId: record?.id, requestId: request?.id, refundId };
-}
-
-/** Blocks the event loop for `ms`: a store that applies calls later than at the call sees them late. */
-function blockFor(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // busy: nothing else runs
-  }
-}
-
-/** What a call came to: its value, or the error it rejected with. */
-function outcome<T>(call: Promise<T>): Promise<{ value: T } | { error: unknown }> {
-  return call.then((value) => ({ value }), (error: unknown) => ({ error }));
-}
+import { balanceOf, deducted, newClientId, newRefundId, refunded, repeated } from './store-conformance-helpers.ts';
+import { blockFor, outcome, paid, paidClient } from './store-conformance-paid.ts';
 
 /** Registers the refund-id cases against the store `getStore()` returns inside each test. */
 export function describeRefundIdConformance(getStore: () => Store): void {
   describe('refundDeduction: at most once per refund id (CR-15.3, CR-11.3)', () => {
     it('applies a refund id once: a repeat changes nothing (balance, log, kept request id) and answers the current balance', async () => {
-      const store = getStore();
-      const clientId = await fundedClient(store, 100);
-      const requestId = newRequestId();
-      const first = paid(clientId, 10, requestId);
-      await store.deductBalance(first);
-      const refund = refundOf(first, newRefundId());
+      const { store, clientId, requestId, refund } = await paidClient(getStore, 10);
       expect(await store.refundDeduction(refund)).toEqual(refunded(100));
       // The same request id is deducted again (its refund forgot it) and kept again.
       const again = paid(clientId, 10, requestId);
@@ -55,18 +20,13 @@ export function describeRefundIdConformance(getStore: () => Store): void {
       expect(await store.refundDeduction({ ...refund })).toEqual(refunded(95));
       expect(await balanceOf(store, clientId)).toBe(95);
       // The repeat neither forgot the request id kept since nor removed a record.
-      const repeated: DeductionResult = { status: 'repeated', balance: 95 };
-      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated);
+      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated(95));
       const log = await store.listTransactions?.(clientId);
       if (log) expect(log.map((record) => record.id)).toEqual([again.record?.id]);
     });
 
     it('applies concurrent calls with one refund id once, and every call answers the refunded balance', async () => {
-      const store = getStore();
-      const clientId = await fundedClient(store, 100);
-      const deduction = paid(clientId, 30);
-      await store.deductBalance(deduction);
-      const refund = refundOf(deduction, newRefundId());
+      const { store, clientId, refund } = await paidClient(getStore, 30);
       const answers = await Promise.all(Array.from({ length: 10 }, () => store.refundDeduction({ ...refund })));
       expect(answers).toEqual(Array.from({ length: 10 }, () => refunded(100)));
       expect(await balanceOf(store, clientId)).toBe(100);
@@ -84,11 +44,7 @@ export function describeRefundIdConformance(getStore: () => Store): void {
     });
 
     it('a refund whose first call was late (its caller gave up: nothing applied, or applied at the call) is applied by its retry, once', async () => {
-      const store = getStore();
-      const clientId = await fundedClient(store, 100);
-      const deduction = paid(clientId, 10);
-      await store.deductBalance(deduction);
-      const refund = refundOf(deduction, newRefundId());
+      const { store, clientId, refund } = await paidClient(getStore, 10);
       // The gate's view: it waits 1 ms, then gives up; one attempt carries its own timeoutMs of 1 ms.
       const impatient = withStoreDeadlines(store, 1);
       const attempts = [outcome(impatient.refundDeduction(refund)), outcome(store.refundDeduction({ ...refund, timeoutMs: 1 }))];

@@ -2,17 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionRefund, DeductionRefundResult, DeductionRequest, Store } from '../store.ts';
-import { balanceOf, deducted, deductionRecord, fundedClient, newRefundId, newRequestId } from './store-conformance-helpers.ts';
-
-const CONFLICT = { status: 'conflict' } as const;
-const BUSY = { status: 'busy' } as const;
-const repeated = (balance: number) => ({ status: 'repeated', balance }) as const;
-const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
-const superseded = (balance: number): DeductionRefundResult => ({ status: 'superseded', balance });
+import type { Deduction, DeductionRefund, DeductionRequest, Store } from '../store.ts';
+import {
+  BUSY, CONFLICT, balanceOf, confirmationOf, deducted, deductionRecord, fundedClient, newRefundId, newRequestId, refunded, repeated, type Skip,
+  storeWith, superseded,
+} from './store-conformance-helpers.ts';
 
 /** A client with 100 usd whose request id was deducted 10 once, with its record; the calls and the refund of that id. */
-async function keptDeduction(store: Store): Promise<{
+async function keptDeduction<S extends Store>(store: S): Promise<{
+  store: S;
   clientId: string;
   recordId: string;
   /** A call with the id: claiming the repeat for `leaseMs` (a minute unless given), or without a claim (`null`). */
@@ -28,11 +26,8 @@ async function keptDeduction(store: Store): Promise<{
   const record = deductionRecord(clientId, 10);
   expect(await store.deductBalance({ ...call(null), record })).toEqual(deducted(90));
   const refund = (): DeductionRefund => ({ clientId, currency: 'usd', amount: 10, recordId: record.id, requestId: request.id, refundId: newRefundId() });
-  return { clientId, recordId: record.id, call, refund };
+  return { store, clientId, recordId: record.id, call, refund };
 }
-
-/** The confirmation of `call`'s claim. */
-const confirmationOf = (call: Deduction) => ({ clientId: call.clientId, requestId: call.request?.id ?? '', claimId: call.request?.claim?.id ?? '' });
 
 /** The ids of the client's log, or undefined for a store without one. */
 async function logIds(store: Store, clientId: string): Promise<string[] | undefined> {
@@ -41,10 +36,11 @@ async function logIds(store: Store, clientId: string): Promise<string[] | undefi
 
 /** Registers the cases of a refund racing its request id's repeat against the store `getStore()` returns inside each test. */
 export function describeRefundRepeatConformance(getStore: () => Store): void {
+  const claimingStore = (skip: Skip) => storeWith(getStore, ['confirmRepeat'], skip, 'the store has no confirmRepeat');
+
   describe('refundDeduction after the repeat was answered (CR-6.9)', () => {
     it('a repeat used without a claim supersedes the refund: nothing changes, and again under the same refund id', async () => {
-      const store = getStore();
-      const { clientId, recordId, call, refund } = await keptDeduction(store);
+      const { store, clientId, recordId, call, refund } = await keptDeduction(getStore());
       expect(await store.deductBalance(call(null))).toEqual(repeated(90));
       const late = refund();
       expect(await store.refundDeduction(late)).toEqual(superseded(90));
@@ -58,9 +54,7 @@ export function describeRefundRepeatConformance(getStore: () => Store): void {
     });
 
     it('a claim that holds supersedes the refund; the claim still holds, and its confirmation uses the repeat', async ({ skip }) => {
-      const store = getStore();
-      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
-      const { clientId, recordId, call, refund } = await keptDeduction(store);
+      const { store, clientId, recordId, call, refund } = await keptDeduction(claimingStore(skip));
       const claimed = call();
       expect(await store.deductBalance(claimed)).toEqual(repeated(90));
       expect(await store.refundDeduction(refund())).toEqual(superseded(90));
@@ -72,9 +66,7 @@ export function describeRefundRepeatConformance(getStore: () => Store): void {
     });
 
     it('a confirmed claim supersedes the refund', async ({ skip }) => {
-      const store = getStore();
-      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
-      const { clientId, call, refund } = await keptDeduction(store);
+      const { store, clientId, call, refund } = await keptDeduction(claimingStore(skip));
       const claimed = call();
       expect(await store.deductBalance(claimed)).toEqual(repeated(90));
       await store.confirmRepeat(confirmationOf(claimed));
@@ -84,9 +76,7 @@ export function describeRefundRepeatConformance(getStore: () => Store): void {
     });
 
     it('a lapsed claim supersedes the refund too (its answer may have been served); the repeat can be claimed again', async ({ skip }) => {
-      const store = getStore();
-      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
-      const { clientId, call, refund } = await keptDeduction(store);
+      const { store, clientId, call, refund } = await keptDeduction(claimingStore(skip));
       expect(await store.deductBalance(call(100))).toEqual(repeated(90));
       await sleep(250);
       expect(await store.refundDeduction(refund())).toEqual(superseded(90));
@@ -95,9 +85,7 @@ export function describeRefundRepeatConformance(getStore: () => Store): void {
     });
 
     it('a refund before any repeat applies: the next call with the id is deducted anew, and its repeat then supersedes a second refund', async ({ skip }) => {
-      const store = getStore();
-      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
-      const { clientId, call, refund } = await keptDeduction(store);
+      const { store, clientId, call, refund } = await keptDeduction(claimingStore(skip));
       const first = refund();
       expect(await store.refundDeduction(first)).toEqual(refunded(100));
       expect(await store.deductBalance(call())).toEqual(deducted(90));
@@ -111,8 +99,7 @@ export function describeRefundRepeatConformance(getStore: () => Store): void {
     });
 
     it('an expired id kept again starts unclaimed: the refund of its new deduction applies', async ({ skip }) => {
-      const store = getStore();
-      if (!store.confirmRepeat) return skip('the store has no confirmRepeat');
+      const store = claimingStore(skip);
       const clientId = await fundedClient(store, 100);
       const request: DeductionRequest = { id: newRequestId(), fingerprint: 'GET /x usd 10', ttlMs: 100 };
       const call = (): Deduction => ({ clientId, currency: 'usd', amount: 10, request: { ...request, claim: { id: randomUUID(), leaseMs: 60_000 } } });

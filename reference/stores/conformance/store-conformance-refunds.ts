@@ -1,68 +1,37 @@
 // Conformance cases for refunds of deductions (CR-15.3, CR-6.9, CR-11.8) and for late deductions (a caller's timeoutMs).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deduction, DeductionRefund, DeductionRefundResult, DeductionResult, Store } from '../store.ts';
+import type { DeductionRefund, Store } from '../store.ts';
 import { withStoreDeadlines } from '../store-deadline.ts';
 import {
-  balanceOf, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, newRefundId, newRequestId, fundedClient
+  CONFLICT, balanceOf, creditedClient, deducted, deductionRecord, expectFailure, fundedClient, newClientId, newRefundId, newRequestId, refunded, repeated,
+  superseded,
 } from './store-conformance-helpers.ts';
-
-const repeated = (balance: number): DeductionResult => ({ status: 'repeated', balance });
-const refunded = (balance: number): DeductionRefundResult => ({ status: 'refunded', balance });
-const superseded = (balance: number): DeductionRefundResult => ({ status: 'superseded', balance });
-
-/** A deduction of `amount` usd for `clientId` with a fresh record and, when given, the request id `requestId`. */
-function paid(clientId: string, amount: number, requestId?: string): Deduction {
-  const deduction: Deduction = { clientId, currency: 'usd', amount, record: deductionRecord(clientId, amount) };
-  if (requestId !== undefined) deduction.request = { id: requestId, fingerprint: `GET /x usd ${amount}`, ttlMs: 60_000 };
-  return deduction;
-}
-
-/** The refund of `deduction`, as the gate asks for it (a fresh refund id). */
-function refundOf({ clientId, currency, amount, record, request }: Deduction): DeductionRefund {
-  return { clientId, currency, amount, recordId: record?.id, requestId: request?.id, refundId: newRefundId() };
-}
-
-/** Blocks the event loop for `ms`: a store that applies deductions later than at the call sees them late. */
-function blockFor(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // busy: nothing else runs
-  }
-}
+import { blockFor, outcome, paid, paidClient, refundOf } from './store-conformance-paid.ts';
 
 /** Registers the refund and late-deduction cases against the store `getStore()` returns inside each test. */
 export function describeRefundConformance(getStore: () => Store): void {
   describe('refundDeduction (CR-15.3, CR-6.9, CR-11.8)', () => {
     it('gives the price back and forgets the request id: the next call with the id deducts again, then repeats once', async () => {
-      const store = getStore();
-      const clientId = await fundedClient(store, 100);
-      const requestId = newRequestId();
-      const first = paid(clientId, 10, requestId);
-      expect(await store.deductBalance(first)).toEqual(deducted(90));
-      expect(await store.refundDeduction(refundOf(first))).toEqual(refunded(100));
+      const { store, clientId, requestId, refund } = await paidClient(getStore, 10);
+      expect(await store.refundDeduction(refund)).toEqual(refunded(100));
       expect(await balanceOf(store, clientId)).toBe(100);
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(deducted(90));
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated(90));
-      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual({ status: 'conflict' });
+      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(CONFLICT);
     });
 
     it('gives nothing back once its one repeat was answered: the deduction paid for the repeat (CR-6.9)', async () => {
-      const store = getStore();
-      const clientId = await fundedClient(store, 100);
-      const requestId = newRequestId();
-      const first = paid(clientId, 10, requestId);
-      await store.deductBalance(first);
+      const { store, clientId, requestId, refund } = await paidClient(getStore, 10);
       expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(repeated(90));
-      expect(await store.refundDeduction(refundOf(first))).toEqual(superseded(90));
-      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual({ status: 'conflict' });
+      expect(await store.refundDeduction(refund)).toEqual(superseded(90));
+      expect(await store.deductBalance(paid(clientId, 10, requestId))).toEqual(CONFLICT);
       expect(await balanceOf(store, clientId)).toBe(90);
     });
 
     it('keeps the log exact: the refunded deduction leaves it, the others and the top-up stay in order', async () => {
       const store = getStore();
-      const clientId = newClientId();
-      await store.creditTopUp({ clientId, currency: 'usd', amount: 1_000, paymentIntentId: newPaymentIntentId() });
+      const { clientId } = await creditedClient(store, 1_000);
       const deductions = [paid(clientId, 10, newRequestId()), paid(clientId, 20, newRequestId()), paid(clientId, 30)];
       for (const deduction of deductions) await store.deductBalance(deduction);
       expect(await store.refundDeduction(refundOf(deductions[1]!))).toEqual(refunded(960));
@@ -127,13 +96,11 @@ export function describeRefundConformance(getStore: () => Store): void {
       const requestId = newRequestId();
       // The gate's view: it waits 1 ms for each call, then answers 503 and goes.
       const impatient = withStoreDeadlines(store, 1);
-      const attempts = [paid(clientId, 10, requestId), paid(clientId, 10, requestId)].map((deduction) =>
-        impatient.deductBalance(deduction).then((result) => ({ result }), (error: unknown) => ({ error })),
-      );
+      const attempts = [paid(clientId, 10, requestId), paid(clientId, 10, requestId)].map((deduction) => outcome(impatient.deductBalance(deduction)));
       blockFor(30); // a store that applies them later than at the call applies them after their callers gave up
-      const outcomes = await Promise.all(attempts);
+      const settled = await Promise.all(attempts);
       await sleep(100); // whatever is still under way reaches the store
-      const answered = outcomes.flatMap((outcome) => ('result' in outcome ? [outcome.result] : []));
+      const answered = settled.flatMap((attempt) => ('value' in attempt ? [attempt.value] : []));
       // Only what a waiting caller was told happened: an in-process store applies at the call and answers in time.
       const deductedNow = answered.filter((result) => result.status === 'deducted').length;
       expect(await balanceOf(store, clientId)).toBe(100 - 10 * deductedNow);
@@ -147,15 +114,12 @@ export function describeRefundConformance(getStore: () => Store): void {
     it('a deduction that reaches the store past its timeoutMs rejects with ERR_STORE_LATE, or was applied at the call', async () => {
       const store = getStore();
       const clientId = await fundedClient(store, 100);
-      const outcome = store.deductBalance({ ...paid(clientId, 10, newRequestId()), timeoutMs: 1 }).then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error }),
-      );
+      const late = outcome(store.deductBalance({ ...paid(clientId, 10, newRequestId()), timeoutMs: 1 }));
       blockFor(30);
-      const settled = await outcome;
-      if ('result' in settled) expect(settled.result).toEqual(deducted(90));
+      const settled = await late;
+      if ('value' in settled) expect(settled.value).toEqual(deducted(90));
       else expect(settled.error).toMatchObject({ code: 'ERR_STORE_LATE' });
-      expect(await balanceOf(store, clientId)).toBe('result' in settled ? 90 : 100);
+      expect(await balanceOf(store, clientId)).toBe('value' in settled ? 90 : 100);
     });
 
     it('a deduction within its timeoutMs is applied as usual; a timeoutMs that is not a positive safe integer is a RangeError', async () => {

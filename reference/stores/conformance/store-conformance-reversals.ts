@@ -4,25 +4,20 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Store, TopUpReversal } from '../store.ts';
 import {
-  INSUFFICIENT, balanceOf, deduct, deducted, deductionRecord, expectFailure, newClientId, newPaymentIntentId, fundedClient
+  INSUFFICIENT, balanceOf, creditedClient, deduct, deducted, deductionRecord, expectFailure, fundedClient, newClientId, newPaymentIntentId, type Skip,
+  storeWith,
 } from './store-conformance-helpers.ts';
 
 type ReversingStore = Store & Required<Pick<Store, 'reverseTopUp'>>;
 
 /** Registers the reversal, credit-marker and event cases; each is skipped when the store lacks the method. */
 export function describeReversalConformance(getStore: () => Store): void {
-  const reversing = (skip: (note: string) => never): ReversingStore => {
-    const store = getStore();
-    if (!store.reverseTopUp) skip('the store has no reverseTopUp');
-    return store as ReversingStore;
-  };
+  const reversing = (skip: Skip): ReversingStore => storeWith(getStore, ['reverseTopUp'], skip, 'the store has no reverseTopUp');
 
   describe('reverseTopUp', () => {
     it('takes a reversal of a credited PaymentIntent from its client once per key and amount', async ({ skip }) => {
       const store = reversing(skip);
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.creditTopUp({ clientId, currency: 'usd', amount: 50_000, paymentIntentId });
+      const { clientId, paymentIntentId } = await creditedClient(store, 50_000);
       const refund = { paymentIntentId, key: 'refund:ch_1', amount: 20_000 };
       const currency = 'usd';
       expect(await store.reverseTopUp(refund)).toEqual({ changed: true, taken: 20_000, clientId, currency, balance: 30_000 });
@@ -34,9 +29,7 @@ export function describeReversalConformance(getStore: () => Store): void {
 
     it('caps what all keys of a PaymentIntent take at its credited amount, and lets the balance go negative', async ({ skip }) => {
       const store = reversing(skip);
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.creditTopUp({ clientId, currency: 'usd', amount: 50_001, paymentIntentId });
+      const { clientId, paymentIntentId } = await creditedClient(store, 50_001);
       expect(await deduct(store, clientId, 40_000)).toEqual(deducted(10_001));
       expect((await store.reverseTopUp({ paymentIntentId, key: 'refund:ch_1', amount: 30_000 })).balance).toBe(-19_999);
       const dispute = await store.reverseTopUp({ paymentIntentId, key: 'dispute:dp_1', amount: 20_100 });
@@ -109,9 +102,7 @@ export function describeReversalConformance(getStore: () => Store): void {
   describe('negative balances', () => {
     it('serve nothing: every deduction, of 0 included, is insufficient until the balance is back', async ({ skip }) => {
       const store = reversing(skip);
-      const clientId = newClientId();
-      const paymentIntentId = newPaymentIntentId();
-      await store.creditTopUp({ clientId, currency: 'usd', amount: 1_000, paymentIntentId });
+      const { clientId, paymentIntentId } = await creditedClient(store, 1_000);
       await deduct(store, clientId, 600);
       await store.reverseTopUp({ paymentIntentId, key: 'dispute:dp_1', amount: 1_000 });
       expect(await balanceOf(store, clientId)).toBe(-600);
@@ -126,8 +117,7 @@ export function describeReversalConformance(getStore: () => Store): void {
 
   describe('hasCredit', () => {
     it('is false until the PaymentIntent is credited, then true', async ({ skip }) => {
-      const store = getStore();
-      if (!store.hasCredit) return skip('the store has no hasCredit');
+      const store = storeWith(getStore, ['hasCredit'], skip, 'the store has no hasCredit');
       const paymentIntentId = newPaymentIntentId();
       expect(await store.hasCredit(paymentIntentId)).toBe(false);
       await store.reverseTopUp?.({ paymentIntentId, key: 'refund:ch_1', amount: 1 });
@@ -139,8 +129,7 @@ export function describeReversalConformance(getStore: () => Store): void {
 
   describe('processed events', () => {
     it('remembers marked event ids, idempotently', async ({ skip }) => {
-      const store = getStore();
-      if (!store.hasProcessedEvent || !store.markEventProcessed) return skip('the store keeps no processed events');
+      const store = storeWith(getStore, ['hasProcessedEvent', 'markEventProcessed'], skip, 'the store keeps no processed events');
       const eventId = `evt_${randomUUID()}`;
       expect(await store.hasProcessedEvent(eventId)).toBe(false);
       await store.markEventProcessed(eventId);
@@ -152,8 +141,7 @@ export function describeReversalConformance(getStore: () => Store): void {
 
   describe('deduction records', () => {
     it('CR-14.9 appends the record given to deductBalance with a successful deduction only', async ({ skip }) => {
-      const store = getStore();
-      if (!store.listTransactions) return skip('the store keeps no transaction log');
+      const store = storeWith(getStore, ['listTransactions'], skip, 'the store keeps no transaction log');
       const clientId = await fundedClient(store, 15);
       const withRecord = (amount: number, record = deductionRecord(clientId, amount)) =>
         store.deductBalance({ clientId, currency: 'usd', amount, record });

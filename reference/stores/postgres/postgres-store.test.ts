@@ -46,6 +46,37 @@ const deduct = async (store: Store, clientId: string, amount: number): Promise<n
 const column = async (sql: string, values: unknown[], name: string): Promise<unknown[]> =>
   (await admin.query<Record<string, unknown>>(sql, values)).rows.map((row) => row[name]);
 
+/**
+ * A store migrated from schema `version`: one on a new schema where client `client-v<version>` holds 40 usd and
+ * `before` (when given) did more, closed, taken back to `version` (`undo(q)`, the DDL that removes what later
+ * versions made in the schema quoted `q`, and their schema_version rows), then opened again. Resolves it, its schema,
+ * and what `before` resolved.
+ */
+async function migratedFrom<T>(version: number, undo: (q: string) => string, before?: (first: PostgresStore) => Promise<T>) {
+  const older = newSchema();
+  const q = quoteIdentifier(older);
+  const first = await connect({ schema: older });
+  await first.addBalance(`client-v${version}`, 'usd', 40);
+  const made = await before?.(first);
+  await first.close();
+  await admin.query(`${undo(q)}
+      DELETE FROM ${q}.schema_version WHERE version > ${version}`);
+  return { migrated: await connect({ schema: older }), older, before: made };
+}
+
+/** A request id `id` kept for a minute, and a deduction of 10 usd by `clientId` with it, claiming its repeat under `claimId`. */
+function keptRequest(clientId: string, id: string) {
+  const request = { id, fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
+  const claimed = (claimId: string) => ({ clientId, currency: 'usd', amount: 10, request: { ...request, claim: { id: claimId, leaseMs: 60_000 } } });
+  return { request, claimed };
+}
+
+/** Closes `store`, then expects its schema `name` to list every schema version, as a migrated one does. */
+async function closeListingEveryVersion(store: Store, name: string): Promise<void> {
+  await store.close();
+  expect(await column(`SELECT version FROM ${quoteIdentifier(name)}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+}
+
 /** The store id cases' storage: a fresh schema is new storage; the same schema, reopened. */
 const schemaOf = new WeakMap<Store, string>();
 const connectOn = async (on: string): Promise<Store> => {
@@ -149,16 +180,10 @@ describe('PostgresStore specifics', () => {
   });
 
   it('migrates a version 2 schema to the current version: a store id of its own, kept from then on, balances as they were (CR-7.16)', async () => {
-    const older = newSchema();
-    const q = quoteIdentifier(older);
-    const first = await connect({ schema: older });
-    await first.addBalance('client-v2', 'usd', 40);
-    await first.close();
-    await admin.query(`DROP TABLE ${q}.store; DROP FUNCTION ${q}.refund_deduction; DROP FUNCTION ${q}.within_budget;
+    const { migrated, older } = await migratedFrom(2, (q) => `
+      DROP TABLE ${q}.store; DROP FUNCTION ${q}.refund_deduction; DROP FUNCTION ${q}.within_budget;
       DROP TABLE ${q}.refunds; DROP FUNCTION ${q}.refund_deduction_once; DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
-      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
-      DELETE FROM ${q}.schema_version WHERE version >= 3`);
-    const migrated = await connect({ schema: older });
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;`);
     const id = await migrated.getStoreId();
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await migrated.getClient('client-v2')).toMatchObject({ balances: { usd: 40 } });
@@ -166,70 +191,47 @@ describe('PostgresStore specifics', () => {
     await migrated.close();
     const again = await connect({ schema: older });
     expect(await again.getStoreId()).toBe(id);
-    await again.close();
-    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+    await closeListingEveryVersion(again, older);
   });
 
   it('migrates a version 3 schema to the current version: refund ids kept from then on, store id and balances as they were', async () => {
-    const older = newSchema();
-    const q = quoteIdentifier(older);
-    const first = await connect({ schema: older });
-    await first.addBalance('client-v3', 'usd', 40);
-    const id = await first.getStoreId();
-    await first.close();
-    await admin.query(`DROP TABLE ${q}.refunds; DROP FUNCTION ${q}.refund_deduction_once; DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
-      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
-      DELETE FROM ${q}.schema_version WHERE version >= 4`);
-    const migrated = await connect({ schema: older });
+    const { migrated, older, before: id } = await migratedFrom(3, (q) => `
+      DROP TABLE ${q}.refunds; DROP FUNCTION ${q}.refund_deduction_once; DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;`, (first) => first.getStoreId());
     expect(await migrated.getStoreId()).toBe(id);
     expect(await migrated.getClient('client-v3')).toMatchObject({ balances: { usd: 40 } });
     const refund = { clientId: 'client-v3', currency: 'usd', amount: 2, refundId: 'refund-v3' };
     expect(await migrated.refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
     expect(await migrated.refundDeduction(refund)).toEqual({ status: 'refunded', balance: 42 });
-    await migrated.close();
-    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+    await closeListingEveryVersion(migrated, older);
   });
 
   it('migrates a version 4 schema to the current version: a request id kept before answers its repeat once claimed and confirmed (CR-6.9)', async () => {
-    const older = newSchema();
-    const q = quoteIdentifier(older);
-    const first = await connect({ schema: older });
-    await first.addBalance('client-v4', 'usd', 40);
-    const request = { id: 'kept-before-5', fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
-    expect(await first.deductBalance({ clientId: 'client-v4', currency: 'usd', amount: 10, request })).toEqual({ status: 'deducted', balance: 30 });
-    await first.close();
-    await admin.query(`DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
-      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;
-      DELETE FROM ${q}.schema_version WHERE version >= 5`);
-    const migrated = await connect({ schema: older });
-    const claimed = (id: string) => ({ clientId: 'client-v4', currency: 'usd', amount: 10, request: { ...request, claim: { id, leaseMs: 60_000 } } });
+    const { request, claimed } = keptRequest('client-v4', 'kept-before-5');
+    const { migrated, older } = await migratedFrom(4, (q) => `
+      DROP FUNCTION ${q}.deduct_batch_claiming; DROP FUNCTION ${q}.deduct_claiming; DROP FUNCTION ${q}.confirm_repeat;
+      ALTER TABLE ${q}.deduction_requests DROP COLUMN claim_id, DROP COLUMN claim_until;`, async (first) => {
+      expect(await first.deductBalance({ clientId: 'client-v4', currency: 'usd', amount: 10, request })).toEqual({ status: 'deducted', balance: 30 });
+    });
     expect(await migrated.deductBalance(claimed('claim-1'))).toEqual({ status: 'repeated', balance: 30 });
     expect(await migrated.deductBalance(claimed('claim-2'))).toEqual({ status: 'busy' });
     await migrated.confirmRepeat?.({ clientId: 'client-v4', requestId: request.id, claimId: 'claim-1' });
     expect(await migrated.deductBalance(claimed('claim-3'))).toEqual({ status: 'conflict' });
-    await migrated.close();
-    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+    await closeListingEveryVersion(migrated, older);
   });
 
   it('migrates a version 7 schema to the current version: a refund after the repeat was claimed gives nothing back (CR-6.9)', async () => {
-    const older = newSchema();
-    const q = quoteIdentifier(older);
-    const first = await connect({ schema: older });
-    await first.addBalance('client-v7', 'usd', 40);
-    const request = { id: 'kept-before-8', fingerprint: 'GET /x usd 10', ttlMs: 60_000 };
-    const claimed = (id: string) => ({ clientId: 'client-v7', currency: 'usd', amount: 10, request: { ...request, claim: { id, leaseMs: 60_000 } } });
-    expect(await first.deductBalance(claimed('claim-0'))).toEqual({ status: 'deducted', balance: 30 });
-    expect(await first.deductBalance(claimed('claim-1'))).toEqual({ status: 'repeated', balance: 30 });
-    await first.close();
-    await admin.query(`DROP FUNCTION ${q}.refund_deduction_unless_repeated; ${deductFunction(q, 'CREATE OR REPLACE', false)}
-      DELETE FROM ${q}.schema_version WHERE version >= 8`);
-    const migrated = await connect({ schema: older });
+    const { request, claimed } = keptRequest('client-v7', 'kept-before-8');
+    const undo = (q: string) => `DROP FUNCTION ${q}.refund_deduction_unless_repeated; ${deductFunction(q, 'CREATE OR REPLACE', false)}`;
+    const { migrated, older } = await migratedFrom(7, undo, async (first) => {
+      expect(await first.deductBalance(claimed('claim-0'))).toEqual({ status: 'deducted', balance: 30 });
+      expect(await first.deductBalance(claimed('claim-1'))).toEqual({ status: 'repeated', balance: 30 });
+    });
     const refund = { clientId: 'client-v7', currency: 'usd', amount: 10, requestId: request.id, refundId: 'refund-v7' };
     expect(await migrated.refundDeduction(refund)).toEqual({ status: 'superseded', balance: 30 });
     expect(await migrated.deductBalance(claimed('claim-2'))).toEqual({ status: 'busy' });
     expect(await migrated.getClient('client-v7')).toMatchObject({ balances: { usd: 30 } });
-    await migrated.close();
-    expect(await column(`SELECT version FROM ${q}.schema_version ORDER BY version`, [], 'version')).toEqual(ALL_VERSIONS);
+    await closeListingEveryVersion(migrated, older);
   });
 
   it('refuses a schema newer than this code, with ERR_PG_SCHEMA', async () => {

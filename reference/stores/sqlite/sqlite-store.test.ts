@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { describeStoreConformance } from '../conformance/store-conformance.ts';
 import { balanceOf, expectFailure, newClientId, newPaymentIntentId } from '../conformance/store-conformance-helpers.ts';
-import { holdWriteLock, watchEventLoop } from 'credit402-tooling/testing/sqlite-lock';
+import { watchEventLoop, writeLockScope } from 'credit402-tooling/testing/sqlite-lock';
 import type { Store } from '../store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'credit402-sqlite-'));
@@ -218,21 +218,13 @@ describe('SqliteStore on a shared file', () => {
 });
 
 describe('SqliteStore while another process holds the write lock (item 9: never wait inside better-sqlite3)', () => {
-  const open: SqliteStore[] = [];
-  const holders: Array<{ release(): Promise<void> }> = [];
-  afterEach(async () => {
-    for (const holder of holders.splice(0)) await holder.release();
-    for (const store of open.splice(0)) await store.close();
-  });
+  const scope = writeLockScope();
   const lockedStore = async (options: Omit<SqliteStoreOptions, 'path'> = {}) => {
     const path = newPath();
-    const store = new SqliteStore({ path, ...options });
-    open.push(store);
+    const store = scope.open(new SqliteStore({ path, ...options }));
     const id = newClientId();
     await store.addBalance(id, 'usd', 10);
-    const holder = await holdWriteLock(path);
-    holders.push(holder);
-    return { store, id, holder };
+    return { store, id, holder: await scope.hold(path) };
   };
 
   it('keeps the event loop free, then rejects with ERR_SQLITE_BUSY after busyTimeoutMs (default 250), changing nothing', async () => {
