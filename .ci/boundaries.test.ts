@@ -66,12 +66,14 @@ describe('import boundaries', () => {
     expect(check('tooling/testing/reference-stack.ts', 'credit402/internal/server/start-server')).toBeUndefined();
   });
 
-  it('keeps the Web-standard adapters (reference/adapters/fetch/) a layer of their own, above the metrics', () => {
+  it('keeps the Web-standard adapters (reference/adapters/fetch/) a layer of their own, above the other adapters', () => {
     expect(check('reference/adapters/fetch/x.ts', '../../metrics/metrics-endpoint.ts')).toBeUndefined();
     expect(check('reference/adapters/fetch/x.ts', '../node-http.ts')).toBeUndefined();
     expect(check('reference/adapters/fetch/x.ts', './y.ts')).toBeUndefined();
     expect(check('reference/adapters/x.ts', './fetch/y.ts')).toMatch(/reference\/adapters must not import from the higher layer reference\/adapters\/fetch/);
     expect(check('reference/metrics/x.ts', '../adapters/fetch/y.ts')).toMatch(/higher layer reference\/adapters\/fetch/);
+    expect(check('reference/metrics/x.ts', '../adapters/router-path.ts')).toMatch(/higher layer reference\/adapters/);
+    expect(check('reference/adapters/fastify/fastify-metrics.ts', '../../metrics/metrics-endpoint.ts')).toBeUndefined();
     expect(check('reference/server/x.ts', '../adapters/fetch/y.ts')).toBeUndefined();
     expect(check('reference/adapters/fetch/x.ts', '../../compose/engine.ts')).toMatch(/higher layer reference\/compose/);
   });

@@ -155,11 +155,10 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['protocol', 'config'],
   ['processor', 'stores'],
   ['gate'],
-  ['webhooks', 'reconcile', 'conformance-control', 'client'],
+  ['webhooks', 'reconcile', 'conformance-control', 'client', 'metrics'],
   ['adapters'],
-  ['metrics'],
   // The Web-standard adapters (`credit402/fetch`, `credit402/hono`): on the node:http adapter's pieces, with their own
-  // webhook, control-route and metrics handlers, so above the metrics.
+  // webhook, control-route and metrics handlers.
   ['adapters/fetch'],
   ['.'],
   ['compose'],

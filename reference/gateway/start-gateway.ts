@@ -15,7 +15,7 @@ import { HEADERS } from '../protocol/constants.ts';
 import type { Store } from '../stores/store.ts';
 import type { ConformanceControl } from '../conformance-control/conformance-control.ts';
 import { mountControlFastify } from '../adapters/fastify/fastify-control.ts';
-import { routeMetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { routeMetricsEndpoint } from '../adapters/fastify/fastify-metrics.ts';
 import { composeEngine, type EngineWebhook } from '../compose/engine.ts';
 import { credit402WebhookFastify } from '../adapters/fastify/fastify-webhook.ts';
 import { checkUpstreamMatching, upstreamLoosenesses, type GatewayConfig } from './gateway-config.ts';

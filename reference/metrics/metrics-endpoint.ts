@@ -1,9 +1,6 @@
-// The opt-in metrics endpoint (`metricsPath`) of the reference server and the gateway: Prometheus text of the gate's events, never gated.
-import type { RequestListener } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+// The opt-in metrics endpoint (`metricsPath`) of the reference server and the gateway, framework-free: Prometheus text of the gate's events, never gated (each adapter folder routes it).
 import { withOptionalPackage } from '../config/optional-package.ts';
 import type { GateHooks } from '../gate/index.ts';
-import { routerPath } from '../adapters/router-path.ts';
 import { bearerMatches, UNAUTHORIZED_HEADERS } from './metrics-token.ts';
 
 /** The endpoint: its path, the bearer token it asks for, the hooks the gate feeds, and the text it serves. */
@@ -47,30 +44,4 @@ export async function metricsAnswer(endpoint: MetricsEndpoint, method: string | 
   }
   const body = await endpoint.render();
   return { status: 200, headers: { 'content-type': endpoint.contentType, 'cache-control': 'no-store' }, ...(method === 'HEAD' ? {} : { body }) };
-}
-
-/** A node:http request listener that serves the endpoint before `next` (and so before the gate) sees the request. */
-export function withMetricsEndpoint(endpoint: MetricsEndpoint | undefined, next: RequestListener): RequestListener {
-  if (endpoint === undefined) return next;
-  return (req, res) => {
-    if (routerPath(req.url ?? '') !== endpoint.path) return next(req, res);
-    metricsAnswer(endpoint, req.method, req.headers.authorization).then(
-      (answer) => res.writeHead(answer.status, answer.headers).end(answer.body),
-      (error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(`metrics failed: ${(error as Error).message}\n`);
-      },
-    );
-  };
-}
-
-/**
- * Routes every method of the endpoint's path on a Fastify app (the reference server's, the gateway's): a gate hook
- * must let that route through (the configuration refuses a gated route on it); the gateway's hook is in another scope.
- */
-export function routeMetricsEndpoint(app: FastifyInstance, endpoint: MetricsEndpoint): void {
-  app.all(endpoint.path, async (request, reply) => {
-    const answer = await metricsAnswer(endpoint, request.method, request.headers.authorization);
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
-  });
 }

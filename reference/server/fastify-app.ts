@@ -9,7 +9,8 @@ import { mountControlFastify } from '../adapters/fastify/fastify-control.ts';
 import { demoAnswer, fastifyPath, mountsHandledRoute, type AppOptions, type DemoRoute } from './demo-routes.ts';
 import { fastifyErrorAnswers, fastifyErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
-import { routeMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { routeMetricsEndpoint } from '../adapters/fastify/fastify-metrics.ts';
+import type { MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 
 /** What the Fastify app is built with besides the gate and its routes: {@link AppOptions}, the metrics and per-route prices. */
 export interface FastifyAppOptions extends AppOptions {

@@ -8,7 +8,8 @@ import { CONTROL_BODY_LIMIT, RECORDS_PATH, STORE_FAULTS_PATH, type ConformanceCo
 import { demoAnswer, mountsHandledRoute, type AppOptions, type DemoRoute, type WebhookEndpoint } from './demo-routes.ts';
 import { errorBody, expressErrorAnswers, expressErrorAnswersTo } from './error-answers.ts';
 import { HANDLED_PATH, HandlerRuns, REQUEST_ID_HEADER } from '../conformance-control/handler-runs.ts';
-import { withMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { withMetricsEndpoint } from '../adapters/node-http/node-http-metrics.ts';
+import type { MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 import { routerPath } from '../adapters/router-path.ts';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;

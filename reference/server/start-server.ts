@@ -15,7 +15,8 @@ import { composeEngine, type Engine } from '../compose/engine.ts';
 import { demoRoutes, type AppOptions } from './demo-routes.ts';
 import type { ExpressModule } from './express-app.ts';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, type ServerConfig } from '../compose/engine-config.ts';
-import { createMetricsEndpoint, withMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
+import { withMetricsEndpoint } from '../adapters/node-http/node-http-metrics.ts';
+import { createMetricsEndpoint, type MetricsEndpoint } from '../metrics/metrics-endpoint.ts';
 
 /** The in-process Stripe emulator of the embedded mode (the credit402-stripe-emulator package). */
 export interface EmbeddedEmulator {
