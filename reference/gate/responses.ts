@@ -66,6 +66,41 @@ export function serviceUnavailable(message: string): RespondDecision {
 /** A deep-frozen paid pass: the `payment-response` header to add, then the handler runs and the adapter calls `settle`. */
 export function serve(payment: PaymentResponse, settle: ServeDecision['settle']): ServeDecision {
   // Frozen member by member (the payment and the headers are flat), not walked: this runs on every paid request.
-  const headers = Object.freeze({ 'cache-control': PRIVATE_HEADERS['cache-control'], vary: PRIVATE_HEADERS.vary, 'payment-response': encodeBase64Json(payment) });
+  const headers = Object.freeze({ 'cache-control': PRIVATE_HEADERS['cache-control'], vary: PRIVATE_HEADERS.vary, 'payment-response': paymentResponseHeader(payment) });
   return Object.freeze({ action: 'serve', headers, payment: Object.freeze(payment), settle });
+}
+
+/** The fields of a paid PaymentResponse in the order the gate builds them (spend.ts): what {@link paymentResponseHeader} writes itself. */
+const PAID_FIELDS = ['success', 'creditsRemaining', 'clientId', 'chargeId'] as const;
+
+/**
+ * The `payment-response` header of a paid pass: exactly `encodeBase64Json(payment)`. A PaymentResponse as the gate
+ * builds it (`success` true, a safe-integer balance, an id and a charge id of printable ASCII that JSON writes as they
+ * are) is written as its JSON text directly and base64-encoded with `btoa` (its text is ASCII, so its UTF-8 bytes are
+ * its Latin-1 ones), without `JSON.stringify` and a Buffer; any other is encoded by {@link encodeBase64Json}.
+ */
+export function paymentResponseHeader(payment: PaymentResponse): string {
+  let fields = 0;
+  for (const name in payment) {
+    if (name !== PAID_FIELDS[fields]) return encodeBase64Json(payment);
+    fields += 1;
+  }
+  const { success, creditsRemaining, clientId, chargeId } = payment;
+  if (fields < 3 || success !== true || !Number.isSafeInteger(creditsRemaining) || !verbatimInJson(clientId)) return encodeBase64Json(payment);
+  if (fields === 3) return btoa(`{"success":true,"creditsRemaining":${creditsRemaining},"clientId":"${clientId}"}`);
+  if (!verbatimInJson(chargeId)) return encodeBase64Json(payment);
+  return btoa(`{"success":true,"creditsRemaining":${creditsRemaining},"clientId":"${clientId}","chargeId":"${chargeId}"}`);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether `value` is a string of printable ASCII without `"` or `\`: JSON writes it as it is, between quotes. */
+function verbatimInJson(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH) return false;
+  }
+  return true;
 }

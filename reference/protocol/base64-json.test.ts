@@ -24,6 +24,15 @@ describe('decodeBase64Json', () => {
   });
 
   it.each([
+    ['UTF-8 text', { clientId: 'é', emoji: '\u{1F600}' }, ''],
+    ['UTF-8 text after a byte order mark, which the decoder drops', { a: 'ü' }, '\uFEFF'],
+  ])('reads %s, standard or URL-safe', (_name, decoded, prefix) => {
+    const bytes = Buffer.from(prefix + json(decoded));
+    expect(decodeBase64Json(bytes.toString('base64'))).toEqual({ ok: true, value: decoded });
+    expect(decodeBase64Json(bytes.toString('base64url'))).toEqual({ ok: true, value: decoded });
+  });
+
+  it.each([
     ['empty', ''],
     ['only padding', '=='],
     ['a character outside both alphabets', 'eyJhIjoxfQ*='],

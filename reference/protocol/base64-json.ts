@@ -20,11 +20,24 @@ export function decodeBase64Json(raw: string): { ok: true; value: unknown } | { 
   const padded = body.length !== raw.length;
   if (body.length === 0 || !BASE64_INPUT.test(body) || body.length % 4 === 1) return { ok: false };
   if (padded && raw.length % 4 !== 0) return { ok: false };
-  // Node's base64 decoder reads the URL-safe alphabet too; the input is already checked to be one of the two.
-  const bytes = Buffer.from(body, 'base64');
   try {
-    return { ok: true, value: JSON.parse(utf8.decode(bytes)) };
+    return { ok: true, value: JSON.parse(asciiText(body) ?? utf8.decode(Buffer.from(body, 'base64'))) };
   } catch {
     return { ok: false };
   }
+}
+
+/** A character over 0x7f (`atob`'s text holds 0x00–0xff only: one character per byte). */
+const NON_ASCII = /[\x80-\xff]/;
+
+/**
+ * The text of checked base64 `body` when it is in the standard alphabet and decodes to ASCII bytes only (a header
+ * as clients send it): `atob`'s Latin-1 reading of those bytes is then their UTF-8 text, with no Buffer and no
+ * decoder. Undefined otherwise (URL-safe characters, which `atob` refuses, or a byte over 0x7f, which must be strict
+ * UTF-8): the caller decodes the bytes. Node's base64 decoder reads the URL-safe alphabet too.
+ */
+function asciiText(body: string): string | undefined {
+  if (body.includes('-') || body.includes('_')) return undefined;
+  const text = atob(body);
+  return NON_ASCII.test(text) ? undefined : text;
 }

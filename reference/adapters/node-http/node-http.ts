@@ -1,6 +1,6 @@
 // The gate applied to a plain node:http request: answers it, or readies it for the application's router (the Express adapter builds on it).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ambiguousTarget, type Gate, type GatedRoute, readRequestTarget, routerTarget } from '../../gate/index.ts';
+import { ambiguousTarget, type Gate, type GatedRoute, type GateRequest, readRequestTarget, routerTarget } from '../../gate/index.ts';
 import type { PaymentResponse } from '../../protocol/types.ts';
 
 export { createClientAddressReader, type ClientAddressReader, type TrustProxy } from '../client-address.ts';
@@ -108,11 +108,11 @@ export function decideAndApply(
   target: string,
   route: GatedRoute | undefined,
   mountPath: string | undefined,
-  clientAddress: string | undefined = frameworkClientAddress(req),
+  clientAddress?: string,
 ): Promise<AppliedGate> {
   let decided: ReturnType<Gate['handle']>;
   try {
-    decided = gate.handle({ method: req.method ?? '', url: target, route, paymentHeader: req.headers.payment, clientAddress, origin: req.headers.origin });
+    decided = gate.handle(gateRequest(req, target, route, clientAddress));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -129,6 +129,28 @@ export function decideAndApply(
     res.on('finish', () => void decision.settle({ status: res.statusCode }));
     return { answered: false, payment: decision.payment };
   });
+}
+
+/**
+ * What the gate is asked about `req`. Without a given `clientAddress`, the framework's is read only if the gate reads
+ * it (a new card payment under `newPaymentRateLimit`): Express's `req.ip` parses X-Forwarded-For on every read.
+ */
+function gateRequest(req: GateIncomingMessage, target: string, route: GatedRoute | undefined, clientAddress: string | undefined): GateRequest {
+  const method = req.method ?? '';
+  const { headers } = req;
+  if (clientAddress !== undefined) return { method, url: target, route, paymentHeader: headers.payment, clientAddress, origin: headers.origin };
+  // The socket keeps its peer once read: read now, while the connection is open, so that a later read sees the same address.
+  void req.socket?.remoteAddress;
+  return {
+    method,
+    url: target,
+    route,
+    paymentHeader: headers.payment,
+    get clientAddress() {
+      return frameworkClientAddress(req);
+    },
+    origin: headers.origin,
+  };
 }
 
 const ANSWERED: AppliedGate = Object.freeze({ answered: true });
