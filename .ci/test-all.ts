@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 interface Step {
   name: string;
   args: string[];
-  /** Runs with no other step beside it: vitest (its own workers fill the cores) and the steps that measure time under faults. */
+  /** Runs with no other step beside it: vitest, whose own workers fill the cores. */
   alone?: boolean;
 }
 
@@ -19,6 +19,9 @@ const STEPS: Step[] = [
   { name: 'lint', args: ['biome', 'lint', '--error-on-warnings', '.'] },
   { name: 'import boundaries between the packages', args: ['tsx', '.ci/check-boundaries.ts'] },
   { name: 'requirement coverage', args: [...SOURCE, 'harness/cli.ts', 'coverage', '--tests', 'reference', '--tests', 'tooling', '--tests', 'harness', '--tests', 'emulator'] },
+  // The longest first, so that the three slots end together.
+  { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'tooling/crash-test/main.ts', '--iterations', '200', '--store', 'all']},
+  { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed), and the gateway in front of the kit\'s upstream on memory and redis', args: [...SOURCE, 'tooling/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },
   { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
   { name: 'conformance: fastify + redis cluster (three masters)', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'redis-cluster', '--framework', 'fastify'] },
@@ -31,14 +34,12 @@ const STEPS: Step[] = [
   { name: 'conformance: hono + memory under bun', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'hono', '--runtime', 'bun'] },
   { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'tooling/self-test/gateway-conformance.ts'] },
   { name: "conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", args: [...SOURCE, 'tooling/self-test/gateway-conformance.ts', '--upstream', 'kit'] },
-  { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed), and the gateway in front of the kit\'s upstream on memory and redis', args: [...SOURCE, 'tooling/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },
   { name: 'client conformance: credit402/client (every level), the Python example client (wire) and each mutant client', args: [...SOURCE, 'tooling/self-test/client-conformance.ts', '--all'] },
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'sqlite'] },
-  { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'tooling/crash-test/main.ts', '--iterations', '200', '--store', 'all'], alone: true },
-  { name: 'fault load: paid requests, first payments and refunds of failed handlers behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'tooling/fault-load/main.ts', '--seconds', '20', '--store', 'all'], alone: true },
-  { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts'], alone: true },
+  { name: 'pack test: the three packages installed from their tarballs in an empty project', args: [...SOURCE, '.ci/pack-test.ts']},
+  { name: 'fault load: paid requests, first payments and refunds of failed handlers behind a faulty link to redis and postgres, the money checked', args: [...SOURCE, 'tooling/fault-load/main.ts', '--seconds', '20', '--store', 'all']},
 ];
 
 const SUMMARY = /^(\d+) passed, (\d+) failed/m;
