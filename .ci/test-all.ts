@@ -135,6 +135,10 @@ function record(step: Step, result: StepResult): void {
 // `npm test -- WORDS…` runs only the steps whose name holds one of the words (e.g. `npm test -- conformance`).
 const only = process.argv.slice(2);
 const chosen = only.length === 0 ? STEPS : STEPS.filter((step) => only.some((word) => step.name.includes(word)));
+if (chosen.length === 0) {
+  process.stderr.write(`npm test: no step's name holds ${only.map((word) => JSON.stringify(word)).join(' or ')}; the steps are:\n${STEPS.map((step) => `  ${step.name}`).join('\n')}\n`);
+  process.exit(2);
+}
 
 // In order: a step that runs alone waits for the running ones and runs by itself; the others run up to JOBS at once.
 const running = new Set<Promise<void>>();
