@@ -14,6 +14,15 @@ const JOBS = Math.max(1, Number(process.env.CREDIT402_TEST_JOBS ?? 3) || 1);
 
 const SOURCE = ['tsx', '--conditions=credit402-source'];
 
+/**
+ * A conformance step: the kit's reports go to a folder of the step's own, since steps run side by side and one folder
+ * would be cleared and rewritten by two runs at once (the kit's default is `reports` in the current directory).
+ */
+function conformance(name: string, script: string, ...args: string[]): Step {
+  const folder = name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  return { name, args: [...SOURCE, script, ...args, '--reports', `reports/npm-test/${folder}`] };
+}
+
 const STEPS: Step[] = [
   { name: 'unit and integration tests', args: ['vitest', 'run'], alone: true },
   { name: 'lint', args: ['biome', 'lint', '--error-on-warnings', '.'] },
@@ -22,19 +31,19 @@ const STEPS: Step[] = [
   // The longest first, so that the three slots end together.
   { name: 'crash test: 200 SIGKILLs per store, sqlite, redis and postgres', args: [...SOURCE, 'tooling/crash-test/main.ts', '--iterations', '200', '--store', 'all']},
   { name: 'generated histories against the ledger model: the reference on memory, sqlite, redis and postgres with store faults, refundOnHandlerError off and on (fixed seeds, then one fresh seed), and the gateway in front of the kit\'s upstream on memory and redis', args: [...SOURCE, 'tooling/self-test/history.ts', '--store', 'memory,sqlite,redis,postgres'] },
-  { name: 'conformance: fastify + sqlite', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'] },
-  { name: 'conformance: fastify + redis', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'] },
-  { name: 'conformance: fastify + redis cluster (three masters)', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'redis-cluster', '--framework', 'fastify'] },
-  { name: 'conformance: fastify + postgres', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'] },
-  { name: 'conformance: express + sqlite', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'] },
-  { name: 'conformance: express + memory', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'] },
-  { name: 'conformance: fastify per-route + sqlite', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify', '--gating', 'per-route'] },
-  { name: 'conformance: express per-route + memory', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'express', '--gating', 'per-route'] },
-  { name: 'conformance: hono per-route + redis (node, @hono/node-server)', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'redis', '--framework', 'hono', '--gating', 'per-route'] },
-  { name: 'conformance: hono + memory under bun', args: [...SOURCE, 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'hono', '--runtime', 'bun'] },
-  { name: 'conformance: the gateway (SQLite) in front of a Python http.server upstream', args: [...SOURCE, 'tooling/self-test/gateway-conformance.ts'] },
-  { name: "conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", args: [...SOURCE, 'tooling/self-test/gateway-conformance.ts', '--upstream', 'kit'] },
-  { name: 'client conformance: credit402/client (every level), the Python example client (wire) and each mutant client', args: [...SOURCE, 'tooling/self-test/client-conformance.ts', '--all'] },
+  conformance('conformance: fastify + sqlite', 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify'),
+  conformance('conformance: fastify + redis', 'tooling/self-test/conformance.ts', '--store', 'redis', '--framework', 'fastify'),
+  conformance('conformance: fastify + redis cluster (three masters)', 'tooling/self-test/conformance.ts', '--store', 'redis-cluster', '--framework', 'fastify'),
+  conformance('conformance: fastify + postgres', 'tooling/self-test/conformance.ts', '--store', 'postgres', '--framework', 'fastify'),
+  conformance('conformance: express + sqlite', 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'express'),
+  conformance('conformance: express + memory', 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'express'),
+  conformance('conformance: fastify per-route + sqlite', 'tooling/self-test/conformance.ts', '--store', 'sqlite', '--framework', 'fastify', '--gating', 'per-route'),
+  conformance('conformance: express per-route + memory', 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'express', '--gating', 'per-route'),
+  conformance('conformance: hono per-route + redis (node, @hono/node-server)', 'tooling/self-test/conformance.ts', '--store', 'redis', '--framework', 'hono', '--gating', 'per-route'),
+  conformance('conformance: hono + memory under bun', 'tooling/self-test/conformance.ts', '--store', 'memory', '--framework', 'hono', '--runtime', 'bun'),
+  conformance('conformance: the gateway (SQLite) in front of a Python http.server upstream', 'tooling/self-test/gateway-conformance.ts'),
+  conformance("conformance: the gateway (SQLite) in front of the kit's controlled upstream (capability gateway)", 'tooling/self-test/gateway-conformance.ts', '--upstream', 'kit'),
+  conformance('client conformance: credit402/client (every level), the Python example client (wire) and each mutant client', 'tooling/self-test/client-conformance.ts', '--all'),
   { name: 'three instances on one store: postgres', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'postgres'] },
   { name: 'three instances on one store: redis', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'redis'] },
   { name: 'three instances on one store: sqlite (WAL, one file)', args: [...SOURCE, 'tooling/self-test/multi-instance.ts', '--store', 'sqlite'] },

@@ -169,6 +169,16 @@ export async function plannedScenarios(options: SuiteOptions, say: (line: string
   return undefined;
 }
 
+/** The console report's summary; a clear error naming the file when it is not JSON (another run writing the same reports folder, say). */
+function readSummary(file: string): RunSummary {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as RunSummary;
+  } catch (error) {
+    throw new Error(`the run's summary ${file} is not JSON (${(error as Error).message}; ${text.length} bytes): is another run writing to the same --reports folder?`);
+  }
+}
+
 /**
  * Runs the suite; resolves to the kit's verdict: true when no scenario failed and the run had no error (inconclusive
  * and not-run scenarios do not fail it), read from the console report's summary; cucumber's own verdict without one.
@@ -189,7 +199,7 @@ export async function runSuite(options: SuiteOptions, worldParameters: WorldPara
     stderr: process.stderr,
   });
   if (!existsSync(summaryFile)) return success;
-  let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+  let summary = readSummary(summaryFile);
   const runErrors = options.runErrors?.() ?? [];
   summary.runErrors.push(...runErrors);
   if (options.afterSuite) summary = await options.afterSuite(summary);

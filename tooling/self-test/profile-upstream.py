@@ -147,8 +147,17 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle
 
 
+class QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A peer that left mid-answer (the gateway drops its upstream request when the kit's client disconnects) is
+        # expected in the abort scenarios; anything else is printed as http.server does.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 if __name__ == "__main__":
-    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), Handler)
+    server = QuietServer(("127.0.0.1", int(sys.argv[2])), Handler)
     server.daemon_threads = True
     print(f"profile upstream listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
