@@ -55,6 +55,10 @@ export async function payByCard(
 /**
  * Steps 5.4 to 5.13, run under the client's payment lock: spend an existing balance first (a request
  * that waited for another payment of the same card is served here), otherwise charge, credit, deduct.
+ * The client's `topUps` (n of the charge key, CR-7.16) is read before the balance is tried: a credit that lands
+ * between the two (the late credit of an earlier attempt of this request, whose store call timed out) then either
+ * serves this attempt from the balance or leaves the key as it was, so that the charge replays that attempt's
+ * PaymentIntent, already credited (CR-7.23), instead of making a second one.
  */
 async function chargeAndCredit(
   ctx: GateContext,
@@ -63,11 +67,11 @@ async function chargeAndCredit(
 ): Promise<GateDecision> {
   const { clientId, paymentMethodId, topUp, requestId } = payer;
   const { store, processor, report } = ctx;
+  const storeId = await storeCall(report, 'getStoreId', MESSAGES.STORE_UNAVAILABLE, () => store.getStoreId());
+  const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
   const existing = await spendBalance(ctx, route, { clientId, requestId });
   if (existing !== null) return existing;
 
-  const storeId = await storeCall(report, 'getStoreId', MESSAGES.STORE_UNAVAILABLE, () => store.getStoreId());
-  const client = await storeCall(report, 'getClient', MESSAGES.STORE_UNAVAILABLE, () => store.getClient(clientId));
   const amountCents = unitsToCents(topUp);
   const customerId = await processorCall(report, 'findOrCreateCustomer', () => processor.findOrCreateCustomer(clientId, paymentMethodId));
   const charge = await processorCall(report, 'charge', () =>

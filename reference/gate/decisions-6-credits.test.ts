@@ -34,7 +34,7 @@ const rows: Row[] = [
     title: 'CR-6.1 CR-6.4 a wrongly shaped clientId with a paymentMethodId takes the new-payment path; only the card is deducted',
     request: { payment: { clientId: VISA.toUpperCase(), paymentMethodId: VISA_PM } },
     decision: { action: 'serve', payment: { success: true, creditsRemaining: 49_500, clientId: VISA, chargeId: 'pi_fake_1' } },
-    store: { calls: ['acquireLock', 'deductBalance', 'getClient', 'creditTopUp', 'deductBalance', 'releaseLock'], clients: { [VISA]: client({ usd: 49_500 }, 1) } },
+    store: { calls: ['acquireLock', 'getClient', 'deductBalance', 'creditTopUp', 'deductBalance', 'releaseLock'], clients: { [VISA]: client({ usd: 49_500 }, 1) } },
     processor: { calls: [...NEW_PAYMENT] },
   },
   {

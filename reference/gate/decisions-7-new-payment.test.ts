@@ -13,7 +13,7 @@ const KEY_0 = chargeKey(VISA, 0, VISA_PM, WEATHER, 50_000, 'usd');
 const FIRST_PAYMENT = { action: 'serve', payment: { success: true, creditsRemaining: 49_500, clientId: VISA, chargeId: 'pi_fake_1' } } as const;
 const PAID = { clients: { [VISA]: { balances: { usd: 49_500 }, topUps: 1 } } };
 const NOT_CREDITED = { clients: { [VISA]: null } };
-const FROM_BALANCE = ['processor.getCardFingerprint', 'store.acquireLock', 'store.deductBalance', 'store.releaseLock'];
+const FROM_BALANCE = ['processor.getCardFingerprint', 'store.acquireLock', 'store.getClient', 'store.deductBalance', 'store.releaseLock'];
 
 /** A request refused before any processor or store call (CR-7.26). */
 const refusedEarly = (title: string, request: Row['request'], code: string, message: string | RegExp): Row => ({
@@ -83,7 +83,7 @@ const rows: Row[] = [
     },
     processor: { calls: [...NEW_PAYMENT] },
     steps: [
-      'processor.getCardFingerprint', 'store.acquireLock', 'store.deductBalance', 'store.getClient', 'processor.findOrCreateCustomer',
+      'processor.getCardFingerprint', 'store.acquireLock', 'store.getClient', 'store.deductBalance', 'processor.findOrCreateCustomer',
       'processor.charge', 'store.creditTopUp', 'store.deductBalance', 'store.releaseLock',
     ],
   },
@@ -174,6 +174,22 @@ const rows: Row[] = [
     processor: { calls: [...NEW_PAYMENT], charges: [{ idempotencyKey: chargeKey(VISA, 1, VISA_PM, WEATHER, 50_000, 'usd') }] },
   },
   {
+    // The late credit of the first attempt lands after the retry's step 4 found no balance: read after step 4, n would
+    // be 1, and a new key would charge the request a second time (seen under the fault load's held store commands).
+    title: 'CR-7.16 CR-7.22 CR-7.23 a late credit landing after the retry\'s step 4 leaves its key as read before: the PaymentIntent replayed, one charge',
+    setup: {
+      faults: [
+        { method: 'creditTopUp', nth: 1, script: 'reject' },
+        { method: 'deductBalance', nth: 2, script: (inner) => inner.creditTopUp({ clientId: VISA, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_fake_1' }) },
+      ],
+      before: [PAY],
+    },
+    request: PAY,
+    decision: FIRST_PAYMENT,
+    store: { ...PAID, records: { [VISA]: [{ type: 'topup', paymentIntentId: 'pi_fake_1' }, { type: 'deduction' }] } },
+    processor: { calls: [...NEW_PAYMENT, ...NEW_PAYMENT], charges: [{ idempotencyKey: KEY_0 }, { idempotencyKey: KEY_0 }] },
+  },
+  {
     title: 'CR-7.16 CR-7.22 CR-7.23 a retry after the credit failed sends the same key; the replayed PaymentIntent is credited once',
     setup: { faults: [{ method: 'creditTopUp', nth: 1, script: 'reject' }], before: [PAY] },
     request: PAY,
@@ -186,7 +202,7 @@ const rows: Row[] = [
     setup: { processor: { charges: [{ kind: 'status', status: 'requires_action' }] } },
     request: PAY,
     decision: { action: 'respond', status: 402, body: failure('payment_failed', PAYMENT_FAILED) },
-    store: { calls: ['acquireLock', 'deductBalance', 'getClient', 'releaseLock'], clients: { [VISA]: null }, records: { [VISA]: [] } },
+    store: { calls: ['acquireLock', 'getClient', 'deductBalance', 'releaseLock'], clients: { [VISA]: null }, records: { [VISA]: [] } },
     processor: { calls: [...NEW_PAYMENT] },
   },
   {
@@ -217,7 +233,7 @@ const rows: Row[] = [
     reported: ['findOrCreateCustomer'],
   },
   storeFailed('CR-7.21 CR-7.26 CR-8.12 the step-4 deduction failing: 503 before any customer call or charge', [{ method: 'deductBalance', nth: 1, script: 'reject' }], OUTCOME_UNKNOWN.DEDUCTION, ['getCardFingerprint'], {
-    calls: ['acquireLock', 'deductBalance', 'releaseLock'],
+    calls: ['acquireLock', 'getClient', 'deductBalance', 'releaseLock'],
     ...NOT_CREDITED,
   }),
   storeFailed('CR-7.21 CR-8.9 reading topUps failing: 503 saying nothing was charged or deducted', [{ method: 'getClient', script: 'reject' }], MESSAGES.STORE_UNAVAILABLE, ['getCardFingerprint'], NOT_CREDITED),
