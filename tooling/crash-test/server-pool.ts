@@ -30,16 +30,19 @@ async function childCommand(): Promise<string[]> {
     rmSync(outdir, { recursive: true, force: true });
     mkdirSync(outdir, { recursive: true });
     // Code splitting keeps the server's dynamic imports lazy: a child loads one framework and one store driver.
-    // The library and the emulator come from their sources (the child imports them by name); every other package stays external.
+    // The library and the emulator come from their sources (the child imports them by name), and the packages are
+    // bundled too (the Stripe SDK alone is 220 files): a child loads in about half the CPU time. Only the native
+    // driver stays external; `require` is defined for the CommonJS packages' own requires of Node's modules.
     const externalPackages = {
       name: 'external-packages',
       setup(build: import('esbuild').PluginBuild) {
-        build.onResolve({ filter: /^[^./]/ }, (args) => (/^credit402(-stripe-emulator)?(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }));
+        build.onResolve({ filter: /^better-sqlite3(\/|$)/ }, (args) => ({ path: args.path, external: true }));
       },
     };
     await esbuild.build({
       entryPoints: { 'server-child': ENTRY }, outdir, outExtension: { '.js': '.mjs' }, bundle: true, splitting: true,
       platform: 'node', format: 'esm', target: 'node20', conditions: ['credit402-source'], plugins: [externalPackages], logLevel: 'error',
+      banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
     });
     return [join(outdir, 'server-child.mjs')];
   } catch {
