@@ -75,7 +75,8 @@ describe('free requests through Express', () => {
   it('judges the reference\'s ungated route against the bare framework\'s over HTTP', () => {
     const hot = (framework: 'express' | 'fastify', added: number): HotPathResult => ({
       config: `${framework}-memory`, framework, store: 'memory', ungated: summary(100 + added), gated: summary(150),
-      floor: { floor: `floor-${framework}-memory`, paid: summary(140), rpsRatio: 1, addedCpuUs: 10, p99Ratio: 1, failures: 0, free: { bare: summary(100), addedCpuUs: added, rpsRatio: 1 } },
+      floor: { floor: `floor-${framework}-memory`, paid: summary(140), rpsRatio: 1, addedCpuUs: 10, p99Ratio: 1,
+        unqueued: { server: summary(150), floor: summary(140), p99Ratio: 1 }, failures: 0, free: { bare: summary(100), addedCpuUs: added, rpsRatio: 1 } },
       rssBeforeMB: 1, rssAfterMB: 1, failures: 0,
     });
     const free = (result: HotPathResult) => floorTargets([result]).filter((target) => target.target.includes('GET /free'));

@@ -1,5 +1,6 @@
 // The gate's per-request cost for one configuration: ungated, gated (paid by clientId) and its floor, in interleaved rounds.
 import { startBenchServer } from './bench-server.ts';
+import { measureUnqueued, type UnqueuedComparison } from './unqueued-latency.ts';
 import { startFloor, type FloorServer } from './floors/floor-server.ts';
 import { floorOf } from './floors/floors.ts';
 import type { BenchConfig, BenchOptions } from './options.ts';
@@ -17,8 +18,10 @@ export interface FloorComparison {
   rpsRatio: number;
   /** Median over the repetitions of gated − floor server CPU µs per paid request. */
   addedCpuUs: number;
-  /** Median over the repetitions of gated p99 / floor p99. */
+  /** Median over the repetitions of gated p99 / floor p99, both at saturation (where it mostly repeats the req/s ratio). */
   p99Ratio: number;
+  /** Both loaded by one connection, one request at a time (no queue): the p99 the target judges. */
+  unqueued: UnqueuedComparison;
   /** Non-2xx answers and connection errors of the floor, warm-up excluded. */
   failures: number;
   /** The floor's free `GET /free` (bare framework) against the reference's ungated route, in the same rounds; absent with --paid-only. */
@@ -62,9 +65,10 @@ function addedCpu(a: RunResult[], b: RunResult[]): number {
   return round(median(a.map((run, index) => run.serverCpuUs - (b[index]?.serverCpuUs ?? Number.NaN))), 1);
 }
 
-function compare(floor: string, gated: RunResult[], paid: RunResult[], ungated?: RunResult[], bare?: RunResult[]): FloorComparison {
+function compare(floor: string, unqueued: UnqueuedComparison, gated: RunResult[], paid: RunResult[], ungated?: RunResult[], bare?: RunResult[]): FloorComparison {
   return {
     floor,
+    unqueued,
     paid: summarize(paid),
     rpsRatio: pairedRatio(gated, paid, (run) => run.rps),
     addedCpuUs: addedCpu(gated, paid),
@@ -95,26 +99,28 @@ export async function measureHotPath(
     try {
       const clientId = await fundClient(server.url, context.stripeApiUrl);
       const base = { duration: options.duration, connections: options.connections };
-      const legs: Leg[] = [
-        { name: 'gated', load: { ...base, url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }) }, processes: [server.child], ...(redis ? { redis } : {}) },
-      ];
+      const gatedLeg: Leg = { name: 'gated', load: { ...base, url: `${server.url}${GATED_ROUTE}`, headers: paymentHeader({ clientId }) }, processes: [server.child], ...(redis ? { redis } : {}) };
+      const legs: Leg[] = [gatedLeg];
       if (!options.paidOnly) legs.unshift({ name: 'ungated', load: { ...base, url: `${server.url}${FREE_ROUTE}` }, processes: [server.child], ...(redis ? { redis } : {}) });
-      if (floor) legs.push(floorLeg(floor, base, redis));
+      const paidFloorLeg = floor && floorLeg(floor, base, redis);
+      if (paidFloorLeg) legs.push(paidFloorLeg);
       if (floor && !options.paidOnly) legs.push(floorFreeLeg(floor, base, redis));
       const before = await server.child.usage();
       const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: config.name, log: context.log });
+      const gated = runs.get('gated') ?? [];
+      const floorPaid = floor ? (runs.get(floor.name) ?? []) : [];
+      const unqueued = paidFloorLeg && (await measureUnqueued(gatedLeg, paidFloorLeg, { repetitions: options.repetitions, label: config.name, log: context.log }));
       const after = await server.child.usage();
       writeProfileRequests(options.cpuProfDir, config.name, { paid: runs.get('gated'), ungated: runs.get('ungated') });
       if (floor) writeProfileRequests(options.cpuProfDir, floor.name, { paid: runs.get(floor.name), ungated: runs.get(freeLegName(floor)) });
       const ungated = runs.get('ungated');
-      const gated = runs.get('gated') ?? [];
       return {
         config: config.name,
         framework: config.framework,
         store: config.store,
         ...(ungated === undefined ? {} : { ungated: summarize(ungated), ratio: pairedRatio(gated, ungated, (run) => run.rps) }),
         gated: summarize(gated),
-        ...(floor ? { floor: compare(floor.name, gated, runs.get(floor.name) ?? [], ungated, runs.get(freeLegName(floor))) } : {}),
+        ...(floor && unqueued ? { floor: compare(floor.name, unqueued, gated, floorPaid, ungated, runs.get(freeLegName(floor))) } : {}),
         rssBeforeMB: round(before.rss / MB, 1),
         rssAfterMB: round(after.rss / MB, 1),
         failures: failuresOf([...(ungated ?? []), ...gated]),

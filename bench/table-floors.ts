@@ -39,13 +39,14 @@ export function floorLines(hotPaths: HotPathResult[], connections: number): stri
     `### Against the floors: paid \`GET /api/nodesc\` on the reference vs bare Fastify/Express doing one store operation (${connections} connections)`,
     '',
     ...table(
-      ['config', 'floor', 'paid req/s ref → floor', 'ref/floor req/s', 'server CPU µs/paid req ref → floor (added)', 'Redis CPU µs/req ref → floor', 'p99 ms ref → floor', 'ref/floor p99', 'floor failures'],
+      ['config', 'floor', 'paid req/s ref → floor', 'ref/floor req/s', 'server CPU µs/paid req ref → floor (added)', 'Redis CPU µs/req ref → floor', 'p99 ms ref → floor', 'ref/floor p99', 'p99 ms ref → floor, one connection', 'ref/floor p99, one connection', 'floor failures'],
       compared.map((result) => {
         const floor = result.floor as NonNullable<HotPathResult['floor']>;
         return [
           result.config, floor.floor, `${result.gated.rps} → ${floor.paid.rps}`, floor.rpsRatio.toFixed(2),
           `${result.gated.serverCpuUs.toFixed(0)} → ${floor.paid.serverCpuUs.toFixed(0)} (${signed(floor.addedCpuUs)})`, redisCpu(result),
-          `${ms(result.gated.p99)} → ${ms(floor.paid.p99)}`, floor.p99Ratio.toFixed(2), floor.failures,
+          `${ms(result.gated.p99)} → ${ms(floor.paid.p99)}`, floor.p99Ratio.toFixed(2),
+          `${ms(floor.unqueued.server.p99)} → ${ms(floor.unqueued.floor.p99)}`, floor.unqueued.p99Ratio.toFixed(2), floor.failures,
         ];
       }),
     ),

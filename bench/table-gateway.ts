@@ -29,7 +29,9 @@ export function gatewayLines(g: GatewayResult, connections: number): string[] {
     `Gateway/@fastify/http-proxy: ${g.gatewayVsHttpProxy.rps.toFixed(2)}× req/s, ${signed(g.gatewayVsHttpProxy.addedCpuUs, 1)} µs CPU, ${g.gatewayVsHttpProxy.p99.toFixed(2)}× p99. ` +
       `Gateway/floor: ${g.gatewayVsFloor.rps.toFixed(2)}× req/s, ${signed(g.gatewayVsFloor.addedCpuUs, 1)} µs CPU, ${g.gatewayVsFloor.p99.toFixed(2)}× p99. ` +
       `Gateway/upstream: ${g.gatewayVsUpstream.rps.toFixed(2)}× req/s. Gateway/plugin: ${g.gatewayVsPlugin.rps.toFixed(2)}× req/s, ${g.gatewayVsPlugin.p99.toFixed(2)}× p99 ` +
-      '(medians of the per-round ratios and CPU differences).',
+      '(medians of the per-round ratios and CPU differences, at saturation).',
+    `One request at a time (one connection each, no queue): gateway p99 ${ms(g.unqueued.server.p99)} ms, floor ${ms(g.unqueued.floor.p99)} ms, ` +
+      `${g.unqueued.p99Ratio.toFixed(2)}× (p50 ${ms(g.unqueued.server.p50)} vs ${ms(g.unqueued.floor.p50)} ms).`,
     ...baseline,
   ];
 }

@@ -1,5 +1,6 @@
 // Gateway figures (issues 15 and 38): paid requests through `credit402 gateway` vs the gate-proxy floor, an ungated @fastify/http-proxy, the upstream alone and the in-process plugin.
 import type { BenchChild } from '../child-process.ts';
+import { measureUnqueued, type UnqueuedComparison } from '../unqueued-latency.ts';
 import type { BenchOptions } from '../options.ts';
 import { GATED_ROUTE, paymentHeader } from '../payment.ts';
 import { writeProfileRequests } from '../profile-requests.ts';
@@ -33,6 +34,8 @@ export interface GatewayResult {
   gatewayVsPlugin: { rps: number; p99: number };
   /** The gateway over the baseline's, when a baseline ran. */
   gatewayVsBaseline?: { rps: number; p99: number; addedCpuUs: number };
+  /** The gateway and the gate-proxy floor loaded by one connection each, one request at a time (no queue): the p99 the target judges. */
+  unqueued: UnqueuedComparison;
   /** Non-2xx answers and connection errors per leg, warm-up excluded. */
   failures: Partial<Record<GatewayLeg, number>> & Record<(typeof GATEWAY_LEGS)[number], number>;
 }
@@ -76,6 +79,8 @@ export async function measureGateway(options: BenchOptions, context: { runId: st
     writeProfileRequests(options.cpuProfDir, `plugin-fastify-${options.gatewayStore}`, { paid: of('plugin') });
     const gateway = of('gateway');
     const baseline = runs.get('baseline');
+    const [gatewayLeg, floorLeg] = legs;
+    const unqueued = await measureUnqueued(gatewayLeg as Leg, floorLeg as Leg, { repetitions: options.repetitions, label: 'gateway', log: context.log });
     const failures = Object.fromEntries([...runs].map(([name, legRuns]) => [name, failuresOf(legRuns)])) as GatewayResult['failures'];
     return {
       store: options.gatewayStore,
@@ -89,6 +94,7 @@ export async function measureGateway(options: BenchOptions, context: { runId: st
       gatewayVsFloor: versus(gateway, of('floor')),
       gatewayVsUpstream: { rps: pairedRatio(gateway, of('upstream'), (run) => run.rps), p99: pairedRatio(gateway, of('upstream'), (run) => run.p99) },
       gatewayVsPlugin: { rps: pairedRatio(gateway, of('plugin'), (run) => run.rps), p99: pairedRatio(gateway, of('plugin'), (run) => run.p99) },
+      unqueued,
       failures,
     };
   } finally {

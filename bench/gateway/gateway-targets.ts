@@ -6,7 +6,7 @@ import type { GatewayResult } from './gateway-bench.ts';
 export const GATEWAY_RPS_TARGET = 0.9;
 /** Server CPU µs per paid request the gateway may spend over the gate-proxy floor's. */
 export const GATEWAY_ADDED_US_TARGET = 30;
-/** The gateway's p99 over the gate-proxy floor's, at most. */
+/** The gateway's p99 over the gate-proxy floor's, each loaded one request at a time, at most. */
 export const GATEWAY_P99_RATIO_TARGET = 1.2;
 
 const verdict = (met: boolean): TargetVerdict['verdict'] => (met ? 'met' : 'not met');
@@ -27,9 +27,9 @@ export function gatewayTargets(g: GatewayResult | undefined): TargetVerdict[] {
       verdict: verdict(added <= GATEWAY_ADDED_US_TARGET),
     },
     {
-      target: `gateway (${g.store}): p99 ≤ ${GATEWAY_P99_RATIO_TARGET}× the gate-proxy floor's p99`,
-      measured: `${g.gatewayVsFloor.p99.toFixed(2)}× (${g.gateway.p99.toFixed(2)} vs ${g.floor.p99.toFixed(2)} ms)`,
-      verdict: verdict(g.gatewayVsFloor.p99 <= GATEWAY_P99_RATIO_TARGET),
+      target: `gateway (${g.store}): p99 ≤ ${GATEWAY_P99_RATIO_TARGET}× the gate-proxy floor's p99, one request at a time`,
+      measured: `${g.unqueued.p99Ratio.toFixed(2)}× (${g.unqueued.server.p99.toFixed(2)} vs ${g.unqueued.floor.p99.toFixed(2)} ms; at saturation ${g.gatewayVsFloor.p99.toFixed(2)}×)`,
+      verdict: verdict(g.unqueued.p99Ratio <= GATEWAY_P99_RATIO_TARGET),
     },
   ];
 }
