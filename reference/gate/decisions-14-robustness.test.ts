@@ -2,7 +2,7 @@
 import { describe, it } from 'vitest';
 import type { MemoryStore } from '../stores/memory/memory-store.ts';
 import { ALICE, MASTERCARD, VISA, VISA_PM } from 'credit402-tooling/testing/decision-fixtures';
-import { checkRow, titled, type Row } from 'credit402-tooling/testing/decision-table';
+import { checkRow, creditLandingAfter, titled, type Row } from 'credit402-tooling/testing/decision-table';
 import { chargeKey, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { PAYMENT_IN_PROGRESS } from './payment-lock.ts';
 
@@ -84,13 +84,7 @@ const rows: Row[] = [
   },
   {
     title: "CR-14.3 CR-7.4 a top-up the webhook credited after the request's credit failed: the retry is served from the balance, one PaymentIntent",
-    setup: {
-      faults: [
-        { method: 'creditTopUp', nth: 1, script: 'reject' },
-        { method: 'releaseLock', nth: 1, script: (store) => store.creditTopUp({ clientId: VISA, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_fake_1' }) },
-      ],
-      before: [PAY],
-    },
+    setup: creditLandingAfter('releaseLock', 1, VISA, PAY),
     request: PAY,
     decision: { action: 'serve', payment: { success: true, creditsRemaining: 49_500, clientId: VISA } },
     store: PAID,

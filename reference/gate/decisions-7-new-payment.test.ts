@@ -2,7 +2,7 @@
 import { describe, it } from 'vitest';
 import { MESSAGES } from '../protocol/constants.ts';
 import { VISA, VISA_PM, VISA_PM_2, SEPA_PM, clientIdOf, VISA_FINGERPRINT } from 'credit402-tooling/testing/decision-fixtures';
-import { checkRow, titled, type Row, type Setup } from 'credit402-tooling/testing/decision-table';
+import { checkRow, creditLandingAfter, titled, type Row, type Setup } from 'credit402-tooling/testing/decision-table';
 import { PAYMENT_FAILED, WEATHER_ROUTE, chargeKey, challenge, failure } from 'credit402-tooling/testing/spec-answers';
 import { OUTCOME_UNKNOWN } from './store-outcome.ts';
 
@@ -177,13 +177,7 @@ const rows: Row[] = [
     // The late credit of the first attempt lands after the retry's step 4 found no balance: read after step 4, n would
     // be 1, and a new key would charge the request a second time (seen under the fault load's held store commands).
     title: 'CR-7.16 CR-7.22 CR-7.23 a late credit landing after the retry\'s step 4 leaves its key as read before: the PaymentIntent replayed, one charge',
-    setup: {
-      faults: [
-        { method: 'creditTopUp', nth: 1, script: 'reject' },
-        { method: 'deductBalance', nth: 2, script: (inner) => inner.creditTopUp({ clientId: VISA, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_fake_1' }) },
-      ],
-      before: [PAY],
-    },
+    setup: creditLandingAfter('deductBalance', 2, VISA, PAY),
     request: PAY,
     decision: FIRST_PAYMENT,
     store: { ...PAID, records: { [VISA]: [{ type: 'topup', paymentIntentId: 'pi_fake_1' }, { type: 'deduction' }] } },

@@ -248,3 +248,18 @@ export async function checkRow(row: Row): Promise<void> {
 export function titled(rows: readonly Row[]): Array<[string, Row]> {
   return rows.map((row) => [row.title, row]);
 }
+
+/**
+ * The set-up of a retry whose first attempt (`firstPayment`) failed to credit its charge
+ * `pi_fake_1` (50000 units of `usd` for `clientId`), the credit then landing late, right after the `nth` call of
+ * `method` (an earlier attempt's held store command, or the webhook's credit).
+ */
+export function creditLandingAfter(method: StoreMethod, nth: number, clientId: string, firstPayment: TableRequest): Setup {
+  return {
+    faults: [
+      { method: 'creditTopUp', nth: 1, script: 'reject' },
+      { method, nth, script: (store) => store.creditTopUp({ clientId, currency: 'usd', amount: 50_000, paymentIntentId: 'pi_fake_1' }) },
+    ],
+    before: [firstPayment],
+  };
+}
