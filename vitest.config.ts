@@ -1,6 +1,7 @@
 // Vitest configuration: unit and integration tests sit beside the code they test; workspace packages resolve to their TypeScript sources.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SpawningFirstSequencer } from './.ci/spawning-first-sequencer.ts';
 
 /** Vite's default server conditions, with the workspace packages' source condition first (only `ssr` conditions: they also reach Node for externals). */
 const conditions = ['credit402-source', 'module', 'node', 'development|production'];
@@ -16,5 +17,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './.ci/summary-reporter.ts'],
+    // The files that run whole programs first: on a fresh clone vitest would start them last (see the sequencer).
+    sequence: { sequencer: SpawningFirstSequencer },
   },
 });
