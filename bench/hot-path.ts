@@ -108,7 +108,6 @@ export async function measureHotPath(
       const before = await server.child.usage();
       const runs = await runRounds(legs, { repetitions: options.repetitions, warmup: options.warmup, label: config.name, log: context.log });
       const gated = runs.get('gated') ?? [];
-      const floorPaid = floor ? (runs.get(floor.name) ?? []) : [];
       const unqueued = paidFloorLeg && (await measureUnqueued(gatedLeg, paidFloorLeg, { repetitions: options.repetitions, label: config.name, log: context.log }));
       const after = await server.child.usage();
       writeProfileRequests(options.cpuProfDir, config.name, { paid: runs.get('gated'), ungated: runs.get('ungated') });
@@ -120,7 +119,7 @@ export async function measureHotPath(
         store: config.store,
         ...(ungated === undefined ? {} : { ungated: summarize(ungated), ratio: pairedRatio(gated, ungated, (run) => run.rps) }),
         gated: summarize(gated),
-        ...(floor && unqueued ? { floor: compare(floor.name, unqueued, gated, floorPaid, ungated, runs.get(freeLegName(floor))) } : {}),
+        ...(floor && unqueued ? { floor: compare(floor.name, unqueued, gated, runs.get(floor.name) ?? [], ungated, runs.get(freeLegName(floor))) } : {}),
         rssBeforeMB: round(before.rss / MB, 1),
         rssAfterMB: round(after.rss / MB, 1),
         failures: failuresOf([...(ungated ?? []), ...gated]),

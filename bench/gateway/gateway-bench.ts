@@ -60,9 +60,11 @@ export async function measureGateway(options: BenchOptions, context: { runId: st
       processes: [process],
     });
     const { clients } = servers;
+    const gatewayLeg = leg('gateway', servers.gateway.ready.url, clients.gateway, servers.gateway);
+    const floorLeg = leg('floor', servers.floor.ready.url, clients.gateway, servers.floor);
     const legs = [
-      leg('gateway', servers.gateway.ready.url, clients.gateway, servers.gateway),
-      leg('floor', servers.floor.ready.url, clients.gateway, servers.floor),
+      gatewayLeg,
+      floorLeg,
       leg('httpProxy', servers.httpProxy.ready.url, clients.gateway, servers.httpProxy),
       leg('upstream', servers.upstream.ready.url, clients.gateway, servers.upstream),
       leg('plugin', servers.plugin.url, clients.plugin, servers.plugin.child),
@@ -79,8 +81,7 @@ export async function measureGateway(options: BenchOptions, context: { runId: st
     writeProfileRequests(options.cpuProfDir, `plugin-fastify-${options.gatewayStore}`, { paid: of('plugin') });
     const gateway = of('gateway');
     const baseline = runs.get('baseline');
-    const [gatewayLeg, floorLeg] = legs;
-    const unqueued = await measureUnqueued(gatewayLeg as Leg, floorLeg as Leg, { repetitions: options.repetitions, label: 'gateway', log: context.log });
+    const unqueued = await measureUnqueued(gatewayLeg, floorLeg, { repetitions: options.repetitions, label: 'gateway', log: context.log });
     const failures = Object.fromEntries([...runs].map(([name, legRuns]) => [name, failuresOf(legRuns)])) as GatewayResult['failures'];
     return {
       store: options.gatewayStore,
